@@ -1,0 +1,21 @@
+# xsimd, xtensor, xtl, doctest and nlohmann/json come from Debian's packages. The emscripten sysroot hides
+# /usr/include, so for emcc the build tree gets a folder of links to exactly those headers and no others.
+set(TF_SYSTEM_INCLUDE /usr/include CACHE PATH "Where Debian's header-only dependencies live")
+set(TF_THIRD_PARTY_HEADERS xsimd xtensor xtl doctest nlohmann)
+foreach(dir ${TF_THIRD_PARTY_HEADERS})
+  if(NOT EXISTS ${TF_SYSTEM_INCLUDE}/${dir})
+    message(FATAL_ERROR "missing ${TF_SYSTEM_INCLUDE}/${dir}: run scripts/setup.sh to install the packages")
+  endif()
+endforeach()
+
+add_library(tf_third_party INTERFACE)
+if(EMSCRIPTEN)
+  set(link_dir ${CMAKE_BINARY_DIR}/third_party_include)
+  file(MAKE_DIRECTORY ${link_dir})
+  foreach(dir ${TF_THIRD_PARTY_HEADERS})
+    file(CREATE_LINK ${TF_SYSTEM_INCLUDE}/${dir} ${link_dir}/${dir} SYMBOLIC)
+  endforeach()
+  target_include_directories(tf_third_party SYSTEM INTERFACE ${link_dir})
+else()
+  target_include_directories(tf_third_party SYSTEM INTERFACE ${TF_SYSTEM_INCLUDE})
+endif()

@@ -1,0 +1,29 @@
+// Embedding lookup: rows of a table picked by ids; the backward pass scatter-adds into the table's grad.
+#include "autograd/node.hpp"
+#include "ops/layout.hpp"
+#include "ops/ops.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+
+Tensor embedding(const Tensor& table, const Ids& ids) {
+  TF_CHECK(table.ndim() == 2, "embedding: table must be [V, C], got ", table.shape().str());
+  TF_CHECK(ids.shape.ndim() < kMaxDims, "embedding: ids have too many dims for one more");
+  check_ids(ids, table.size(0), "embedding");
+  int64_t C = table.size(1), n = ids.numel();
+  std::vector<int64_t> dims = ids.shape.dims();
+  dims.push_back(C);
+  Tensor out = Tensor::empty(Shape(dims), table.device());
+  DeviceIds dev(ids, table.device());
+  if (n > 0) backend_of(table).embedding_forward(table.data(), dev.get(), out.data(), n, C);
+  Shape ts = table.shape();
+  record(out, "embedding", {table}, [ids, ts, n, C](const Tensor& g) -> std::vector<Tensor> {
+    Tensor dtable = Tensor::zeros(ts, g.device());
+    DeviceIds d(ids, g.device());
+    if (n > 0) backend_of(g).embedding_backward(g.data(), d.get(), dtable.data(), n, C);
+    return {dtable};
+  });
+  return out;
+}
+
+}  // namespace tf
