@@ -38,7 +38,7 @@ int64_t row_grain(int64_t cols) { return std::max<int64_t>(1, kFlatGrain / std::
 
 class CpuBackend final : public Backend {
  public:
-  CpuBackend() : k_(select_cpu_kernels()) {
+  explicit CpuBackend(const CpuKernels& k) : k_(k) {
     name_ = std::string("cpu-") + k_.isa;
   }
   Device device() const override { return Device::CPU; }
@@ -212,8 +212,10 @@ class CpuBackend final : public Backend {
 }  // namespace
 
 Backend& cpu_backend() {
-  static CpuBackend backend;
+  static CpuBackend backend(select_cpu_kernels());
   return backend;
 }
+
+std::unique_ptr<Backend> make_cpu_backend(const CpuKernels& kernels) { return std::make_unique<CpuBackend>(kernels); }
 
 }  // namespace tf

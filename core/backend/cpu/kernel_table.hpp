@@ -3,6 +3,7 @@
 // knowing about threads; reductions are split in fixed chunks so results never depend on the thread count.
 // One table per instruction set (isa_<name>.cpp), chosen once at start-up (select_cpu_kernels).
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,5 +75,7 @@ struct CpuKernels {
 std::vector<const CpuKernels*> supported_cpu_kernels();
 // The best of those, or the one named by TF_CPU_ISA (e.g. TF_CPU_ISA=sse4.1) when set.
 const CpuKernels& select_cpu_kernels();
+// A CPU backend over one kernel table (tests build one per instruction set; cpu_backend() uses the best).
+std::unique_ptr<Backend> make_cpu_backend(const CpuKernels& kernels);
 
 }  // namespace tf

@@ -1,0 +1,21 @@
+// The backends a consistency test holds to the reference kernels: the CPU backend once per instruction set
+// this processor supports, and CUDA when it is built and a GPU is present.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+
+namespace tf::test {
+
+struct BackendUnderTest {
+  std::string name;
+  Backend* backend;
+};
+
+std::vector<BackendUnderTest> backends_under_test();
+// Why CUDA is not among them, or "" when it is (printed once so a skipped GPU check is visible).
+std::string cuda_skip_reason();
+
+}  // namespace tf::test
