@@ -1,0 +1,51 @@
+// tinyformer eval: the course's figures for a saved model — toy: mean diffusion loss on fresh batches,
+// guesses at position 2 beside GuessX0 and the nonsense fraction; sort: accuracy on 2000 fresh inputs;
+// stories: loss per token on held-out text. The last line is one JSON object.
+#include "args.hpp"
+#include "autograd/node.hpp"
+#include "commands.hpp"
+#include "common.hpp"
+#include "io/model_loader.hpp"
+#include "util/error.hpp"
+
+namespace tf::cli {
+
+namespace {
+const std::set<std::string> kOptions = {"checkpoint", "data", "valid", "seed", "threads", "device", "batches",
+                                        "cache-dir"};
+
+// Mean training-objective loss over `batches` fresh batches (toy and sort have unlimited fresh data).
+double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rng) {
+  NoGrad no_grad;
+  double total = 0;
+  for (int64_t i = 0; i < batches; ++i) {
+    LossResult r = task.batch_loss(model, rng);
+    total += r.loss.item() * r.report_scale;
+  }
+  return total / static_cast<double>(batches);
+}
+}  // namespace
+
+int eval_command(const std::vector<std::string>& argv) {
+  Args a(argv, kOptions, {});
+  TF_CHECK(a.has("checkpoint"), "eval needs --checkpoint FILE");
+  apply_threads(a);
+  Checkpoint ck = load_checkpoint(a.str("checkpoint"));
+  std::unique_ptr<Model> model = load_model(ck, device_option(a));
+  std::string task_name = task_of(ck);
+  TrainConfig c = TrainConfig::for_task(task_name, model->config().kind);
+  std::unique_ptr<Task> task = make_task(c, story_data_for(ck, a));
+  uint64_t seed = static_cast<uint64_t>(a.integer("seed", 123));
+  Rng rng(seed);
+  nlohmann::json result = {{"task", task_name}, {"model", kind_name(model->config().kind)}, {"step", ck.step}};
+  if (std::optional<float> v = task->validation_loss(*model)) {
+    result["loss"] = *v;
+  } else {
+    result["loss"] = fresh_loss(*task, *model, a.integer("batches", 100), rng);
+  }
+  result["evaluation"] = task->evaluate(*model, rng);
+  print_json_line(result);
+  return 0;
+}
+
+}  // namespace tf::cli

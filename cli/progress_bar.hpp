@@ -1,0 +1,27 @@
+// A one-line progress bar on stderr, redrawn in place, only when stderr is a terminal (logs and pipes stay
+// clean). Shows done/total, a bar, a rate, the time left and a caller-supplied status (e.g. the loss).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace tf::cli {
+
+class ProgressBar {
+ public:
+  ProgressBar(std::string label, int64_t total, std::string unit = "step");
+  void update(int64_t done, const std::string& status = "");
+  void finish(const std::string& status = "");  // draws the full bar and ends the line
+  bool visible() const { return tty_; }
+
+ private:
+  void draw(int64_t done, const std::string& status);
+  std::string label_, unit_;
+  int64_t total_;
+  bool tty_;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+std::string human_bytes(double bytes);
+
+}  // namespace tf::cli

@@ -1,0 +1,45 @@
+#include "interp/parameter_table.hpp"
+
+#include <algorithm>
+
+namespace tf {
+
+namespace {
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+}  // namespace
+
+std::string parameter_group(const std::string& name) {
+  if (has(name, "attention.") || has(name, "attn.")) return "attention";
+  if (has(name, "mlp.") || has(name, "ffn.")) return "ffn";
+  if (has(name, "norm") || has(name, "ln")) return "layernorm";
+  if (starts(name, "out.")) return "output";
+  return "embedding";
+}
+
+std::vector<ParameterRow> parameter_table(const Module& model) {
+  std::vector<ParameterRow> rows;
+  for (const auto& [name, t] : model.named_parameters()) {
+    std::string shape = t.shape().str();
+    rows.push_back({name, shape, parameter_group(name), t.numel()});
+  }
+  return rows;
+}
+
+std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<ParameterRow>& rows) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const ParameterRow& r : rows) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == r.group; });
+    if (it == out.end())
+      out.emplace_back(r.group, r.count);
+    else
+      it->second += r.count;
+  }
+  return out;
+}
+
+double block_parameter_estimate(int64_t layers, int64_t d) {
+  return 12.0 * static_cast<double>(layers) * static_cast<double>(d) * static_cast<double>(d);
+}
+
+}  // namespace tf

@@ -1,0 +1,34 @@
+// What a model is: its family and sizes. Stored as JSON in checkpoint metadata so a file rebuilds its model.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace tf {
+
+enum class ModelKind { NoTalking, WithPosition, Transformer, Sorter };
+
+struct ModelConfig {
+  ModelKind kind = ModelKind::Transformer;
+  int64_t vocab = 2002;
+  int64_t dim = 128;
+  int64_t heads = 4;
+  int64_t layers = 4;          // MyTransformer blocks
+  int64_t max_length = 64;
+  bool causal = false;         // attention only to the left (GPT-style)
+  bool rotary = false;         // rotary positions in attention instead of a learned position table
+  int64_t encoder_layers = 2;  // sorter only
+  int64_t decoder_layers = 2;  // sorter only
+
+  // The course's models with their defaults.
+  static ModelConfig transformer(int64_t vocab, int64_t dim = 128, int64_t heads = 4, int64_t layers = 4);
+  static ModelConfig sorter();  // page 000: vocab 11, d 64, 4 heads, 2 + 2 blocks, max length 32
+
+  void validate() const;  // throws tf::Error naming the bad field
+  std::string to_json() const;
+  static ModelConfig from_json(const std::string& json);  // validates; unknown fields are an error
+};
+
+std::string kind_name(ModelKind kind);           // "notalking", "withposition", "transformer", "sorter"
+ModelKind parse_kind(const std::string& name);   // throws on an unknown name
+
+}  // namespace tf

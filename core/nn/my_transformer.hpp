@@ -1,0 +1,46 @@
+// MyTransformer of page 002: token table (+ position table), a stack of pre-norm blocks, a final LayerNorm
+// and the output layer, started small (every Linear and Embedding weight ~ N(0, 0.02)). causal=true makes
+// it the left-to-right (GPT-style) model; rotary=true rotates q and k by position instead of adding a
+// learned position vector (the TinyDenoiser way).
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "nn/block.hpp"
+#include "nn/token_model.hpp"
+
+namespace tf {
+
+// Cached keys and values of every block, for writing one sequence left to right.
+struct KvCache {
+  std::vector<KvCacheLayer> layers;
+  int64_t length() const { return layers.empty() ? 0 : layers.front().length; }
+};
+
+class MyTransformer : public TokenModel {
+ public:
+  MyTransformer(const ModelConfig& config, Rng& rng, Device device = Device::CPU);
+  Tensor forward(const Ids& x) const override;
+  std::vector<Tensor> attention_weights() const override;
+
+  // Left-to-right decoding (causal models): feed the new tokens [1, T_new], get their logits [1, T_new, V].
+  KvCache new_cache(int64_t capacity) const;
+  Tensor forward_cached(const Ids& x, KvCache& cache) const;
+  // Switches every block's attention between causal and full (course C10: diffusion from a causal model).
+  void set_causal(bool causal);
+
+  const Block& block(size_t i) const { return *blocks_[i]; }
+  size_t block_count() const { return blocks_.size(); }
+
+ private:
+  Tensor embed_positions(const Ids& x, int64_t start) const;  // [B, T, C]
+  void small_start(Rng& rng);
+
+  Embedding embed;
+  std::unique_ptr<Embedding> position;  // absent with rotary positions
+  std::vector<std::unique_ptr<Block>> blocks_;
+  LayerNorm norm;
+  Linear out;
+};
+
+}  // namespace tf

@@ -1,0 +1,36 @@
+// How a training run is set up: the task, the model, the optimizer and schedule, the seed. Each task has
+// the course's settings as defaults (toy: Adam 1e-3, batch 64, 1500 steps; stories: Adam 1e-3, 64 x 32
+// windows, 5000 steps; sort: AdamW 1e-3 with weight decay 0.01, one-cycle with 10 % warm-up, clipping at
+// 1.0, batch 128, 1200 steps). Stored as JSON in checkpoints so a run can be resumed exactly.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "nn/model_config.hpp"
+
+namespace tf {
+
+struct TrainConfig {
+  std::string task = "stories";      // toy | sort | stories
+  ModelConfig model;
+  int64_t steps = 5000;
+  int64_t batch = 64;
+  int64_t seq_len = 32;              // stories: tokens per window
+  std::string optimizer = "adam";    // adam | adamw | sgd
+  float lr = 1e-3f;
+  float weight_decay = 0.f;
+  float momentum = 0.f;              // sgd
+  std::string schedule = "constant";  // constant | onecycle | cosine
+  double pct_start = 0.1;            // onecycle
+  int64_t warmup = 0;                // cosine
+  float clip = 0.f;                  // max gradient norm; 0 = no clipping
+  uint64_t seed = 0;
+
+  // The course's settings for a task ("toy", "sort", "stories") and model family.
+  static TrainConfig for_task(const std::string& task, ModelKind kind = ModelKind::Transformer);
+  void validate() const;
+  std::string to_json() const;
+  static TrainConfig from_json(const std::string& json);
+};
+
+}  // namespace tf

@@ -1,0 +1,102 @@
+#include "train/trainer.hpp"
+
+#include <chrono>
+
+#include "ops/ops.hpp"
+#include "optim/adam.hpp"
+#include "optim/clip_grad.hpp"
+#include "optim/sgd.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+
+namespace {
+constexpr const char* kTrainConfigKey = "tinyformer.train";
+constexpr const char* kTaskKey = "tinyformer.task";
+}  // namespace
+
+std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, const Module& model) {
+  NamedTensors params = model.named_parameters();
+  if (c.optimizer == "adamw") return std::make_unique<AdamW>(params, c.lr, 0.9f, 0.999f, 1e-8f, c.weight_decay);
+  if (c.optimizer == "sgd") return std::make_unique<Sgd>(params, c.lr, c.momentum, c.weight_decay);
+  return std::make_unique<Adam>(params, c.lr, 0.9f, 0.999f, 1e-8f, c.weight_decay);
+}
+
+std::unique_ptr<Schedule> make_schedule(const TrainConfig& c) {
+  int64_t total = std::max<int64_t>(c.steps, 1);
+  if (c.schedule == "onecycle") {
+    OneCycleOptions o;
+    o.pct_start = c.pct_start;
+    return std::make_unique<OneCycle>(c.lr, total, o);
+  }
+  if (c.schedule == "cosine") return std::make_unique<WarmupCosine>(c.lr, c.warmup, total, 0.0);
+  return std::make_unique<ConstantSchedule>(c.lr);
+}
+
+Trainer::Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device device)
+    : config_(config), task_(std::move(task)), rng_(config.seed) {
+  config_.validate();
+  model_ = std::make_unique<Model>(config_.model, rng_, device);
+  optimizer_ = make_optimizer(config_, model_->module());
+  schedule_ = make_schedule(config_);
+}
+
+StepStats Trainer::step() {
+  auto start = std::chrono::steady_clock::now();
+  uint64_t flops0 = flop_count();
+  // One-cycle is defined over `steps`; past its end (a resumed run trained longer) the last value holds.
+  apply_schedule(*schedule_, std::min(step_, std::max<int64_t>(config_.steps, 1) - 1), *optimizer_);
+  optimizer_->zero_grad();
+  LossResult r = task_->batch_loss(*model_, rng_);
+  check_finite(r.loss, "the training loss");
+  r.loss.backward();
+  if (config_.clip > 0) clip_grad_norm(optimizer_->params(), config_.clip);
+  optimizer_->step();
+  ++step_;
+  StepStats s;
+  s.step = step_;
+  s.loss = r.loss.item() * r.report_scale;
+  s.lr = optimizer_->lr();
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.tokens = r.tokens;
+  s.flops = flop_count() - flops0;
+  return s;
+}
+
+nlohmann::json Trainer::evaluate(uint64_t seed) const {
+  Rng rng(seed);
+  return task_->evaluate(*model_, rng);
+}
+
+Checkpoint Trainer::checkpoint() const {
+  Checkpoint ck;
+  ck.config_json = model_->config().to_json();
+  ck.vocab = task_->vocabulary();
+  ck.step = step_;
+  ck.rng_state = rng_.state();
+  TrainConfig c = config_;
+  c.model = model_->config();
+  ck.metadata[kTrainConfigKey] = c.to_json();
+  ck.metadata[kTaskKey] = task_->name();
+  ck.params = model_->module().named_parameters();
+  ck.optimizer_state = optimizer_->state();
+  return ck;
+}
+
+std::unique_ptr<Trainer> Trainer::resume(const Checkpoint& ck, std::unique_ptr<Task> task, Device device) {
+  auto it = ck.metadata.find(kTrainConfigKey);
+  TF_CHECK(it != ck.metadata.end(), "this checkpoint has no training state (it holds weights only); start a new "
+           "run from it instead of resuming");
+  TrainConfig config = TrainConfig::from_json(it->second);
+  auto trainer = std::make_unique<Trainer>(config, std::move(task), device);
+  load_parameters(trainer->model_->module(), ck);
+  TF_CHECK(!ck.optimizer_state.empty(), "this checkpoint has no optimizer state to resume from");
+  trainer->optimizer_->load_state(ck.optimizer_state);
+  trainer->step_ = ck.step;
+  if (!ck.rng_state.empty()) trainer->rng_.set_state(ck.rng_state);
+  return trainer;
+}
+
+void Trainer::load_weights(const Checkpoint& ck) { load_parameters(model_->module(), ck); }
+
+}  // namespace tf
