@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "data/fetch.hpp"
 #include "data/story_grammar.hpp"
 #include "data/text_file.hpp"
 #include "progress_bar.hpp"
@@ -21,6 +22,24 @@ std::string join_files(const std::string& list) {
     text += "\n";
   }
   TF_CHECK(!text.empty(), "--data names no files");
+  return text;
+}
+
+// The course's 4 MB slice, downloaded once (with a progress bar) and then read from the cache.
+std::string fetch_course_corpus(const Args& a) {
+  FetchOptions o;
+  o.cache_dir = a.str("cache-dir", "");
+  o.url = a.str("url", kTinyStoriesUrl);
+  std::string cached = cached_slice_path(o);
+  ProgressBar bar("download", o.bytes, "byte");
+  bool downloaded = false;
+  o.progress = [&](int64_t received, int64_t) {
+    downloaded = true;
+    bar.update(received, human_bytes(static_cast<double>(received)));
+  };
+  std::string text = fetch_tinystories_text(o);
+  if (downloaded) bar.finish(human_bytes(static_cast<double>(o.bytes)));
+  std::fprintf(stderr, "corpus cached at %s\n", cached.c_str());
   return text;
 }
 

@@ -12,7 +12,7 @@ namespace tf::cli {
 
 namespace {
 const std::set<std::string> kOptions = {"checkpoint", "data", "valid", "seed", "threads", "device", "batches",
-                                        "cache-dir"};
+                                        "cache-dir", "url"};
 
 // Mean training-objective loss over `batches` fresh batches (toy and sort have unlimited fresh data).
 double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rng) {

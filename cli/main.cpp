@@ -18,7 +18,7 @@ commands:
                               --lr X --optimizer adam|adamw|sgd --schedule constant|onecycle|cosine
                               --weight-decay X --clip X --seed N --threads N --device cpu|cuda
                               --save FILE --checkpoint-every N --resume FILE --init-from FILE
-                              --log FILE.jsonl --eval-every N --no-eval --cache-dir DIR
+                              --log FILE.jsonl --eval-every N --no-eval --cache-dir DIR --url URL
   write   write with a model  --checkpoint FILE --prompt TEXT (use _ for masks) --suffix TEXT
                               --sampler undiffuse|greedy|left-to-right --steps T --temperature X
                               --top-k N --length N --count N --seed N --input "7 2 9 ..." (sorter) --json

@@ -21,7 +21,7 @@ namespace {
 const std::set<std::string> kOptions = {
     "task", "model", "data", "valid", "steps", "batch", "seq-len", "dim", "heads", "layers", "max-length", "lr",
     "optimizer", "schedule", "weight-decay", "clip", "seed", "threads", "device", "save", "checkpoint-every",
-    "resume", "init-from", "log", "eval-every", "top-words", "pct-start", "warmup", "cache-dir"};
+    "resume", "init-from", "log", "eval-every", "top-words", "pct-start", "warmup", "cache-dir", "url"};
 const std::set<std::string> kFlags = {"causal", "rotary", "no-eval"};
 
 // The run's settings: the task's course defaults, then every option given.

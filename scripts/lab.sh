@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The lab's entry points (npm start / npm test call these):
+#   scripts/lab.sh start   set up, build the WebAssembly module and serve the lab page
+#   scripts/lab.sh test    set up, build everything and run every test suite
+#   scripts/lab.sh build   set up and build everything
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs   # Emscripten's optimizer needs Debian's node-acorn
+JOBS=${JOBS:-$(nproc)}
+
+build_native() {
+  cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C build/native -j "$JOBS"
+}
+
+build_wasm() {
+  bash scripts/build-wasm.sh
+}
+
+build_cuda() {
+  # CI has no GPU, but the CUDA backend must keep compiling: its tests skip without a device.
+  if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+    cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DTF_CUDA=ON -DTF_BUILD_BENCH=OFF \
+      -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" >/dev/null
+    ninja -C build/cuda -j "$JOBS"
+  else
+    echo "lab: nvcc not found, the CUDA backend is not built"
+  fi
+}
+
+run_tests() {
+  local failed=0 passed=0
+  stage() {  # stage NAME COMMAND...: runs one suite, counts it
+    local name=$1; shift
+    echo "=== $name"
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $name FAILED"; fi
+  }
+  stage "C++ tests, native" ctest --test-dir build/native --output-on-failure -j "$JOBS"
+  if [ -d build/cuda ]; then stage "C++ tests, CUDA build (GPU checks skip without a GPU)" ctest --test-dir build/cuda --output-on-failure -j "$JOBS"; fi
+  stage "C++ tests, wasm single-threaded (Node)" ctest --test-dir build/wasm-st --output-on-failure -j "$JOBS"
+  stage "C++ tests, wasm threaded (Node)" ctest --test-dir build/wasm-mt --output-on-failure -j "$JOBS"
+  if [ -d tests/wasm ]; then stage "JS API (node --test)" node --test tests/wasm/; fi
+  if [ -d tests/web ]; then stage "lab page in Chromium" node --test tests/web/; fi
+  echo "suites: $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+
+command=${1:-}
+case "$command" in
+  build) bash scripts/setup.sh; build_native; build_wasm; build_cuda ;;
+  test) bash scripts/setup.sh; build_native; build_wasm; build_cuda; run_tests ;;
+  start) bash scripts/setup.sh; build_wasm; exec node web/serve.mjs "${@:2}" ;;
+  *) echo "usage: scripts/lab.sh start|test|build" >&2; exit 2 ;;
+esac
