@@ -5,6 +5,8 @@ course page. Run with /usr/bin/python3; for timings unset OPENBLAS_CORETYPE and 
   torch_reference.py step --threads N            ms per training step: MyTransformer(2002) B64xT32
                                                  (diffusion and causal) and the sorter (B128)
   torch_reference.py write --threads N           32-token story, recomputing the prefix every step
+  torch_reference.py cuda                        tokens/s of training steps on the GPU (story model and
+                                                 dim 512, 8 layers, 64 x 256), diffusion and causal
   torch_reference.py stories --train A,B --valid C --steps 5000 [--causal] [--seed S]
                                                  trains on stories, prints JSON lines and a final line"""
 import argparse
@@ -93,6 +95,33 @@ def cmd_write(args):
     print(json.dumps({"threads": args.threads, "story_ms": time_steps(write, 2, 10)}))
 
 
+def cmd_cuda(args):
+    dev = torch.device("cuda")
+    for causal in (False, True):
+        for dim, heads, layers, B, T in ((128, 4, 4, 64, 32), (512, 8, 8, 64, 256)):
+            torch.manual_seed(0)
+            net = MyTransformer(2002, dim, heads, layers, max_length=max(64, T + 1), causal=causal).to(dev)
+            opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+            x0 = torch.randint(0, 2000, (B, T), device=dev)
+
+            def step():
+                opt.zero_grad()
+                if causal:
+                    loss = next_token_loss(net, x0)
+                else:
+                    t = torch.rand(B, 1, device=dev).clamp_min(1e-6)
+                    masked = torch.rand(B, T, device=dev) < t
+                    x_t = torch.where(masked, torch.full_like(x0, 2001), x0)
+                    nll = F.cross_entropy(net(x_t).transpose(1, 2), x0, reduction="none")
+                    loss = ((nll * masked) / t).sum() / B
+                loss.backward()
+                opt.step()
+                loss.item()
+            ms = time_steps(step, 3, 20)
+            print(json.dumps({"dim": dim, "layers": layers, "batch": B, "seq_len": T, "causal": causal, "ms": ms,
+                              "tokens_per_s": B * T / ms * 1000}))
+
+
 def read_words(paths):
     raw = "".join(open(p, encoding="utf-8", errors="ignore").read() + "\n" for p in paths.split(",") if p)
     return WORD.findall(raw.lower().replace("<|endoftext|>", " "))
@@ -137,6 +166,7 @@ def cmd_stories(args):
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("cuda")
     for name in ("step", "write", "stories"):
         s = sub.add_parser(name)
         s.add_argument("--threads", type=int, default=1)
@@ -147,7 +177,7 @@ def main():
             s.add_argument("--causal", action="store_true")
             s.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    {"step": cmd_step, "write": cmd_write, "stories": cmd_stories}[args.cmd](args)
+    {"step": cmd_step, "write": cmd_write, "stories": cmd_stories, "cuda": cmd_cuda}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ endif()
 if(EMSCRIPTEN)
   # xsimd has no wasm architecture in 8.1: its SSE4.1 path, which emcc maps to wasm SIMD.
   add_compile_options(-msimd128 -msse4.1)
+  # C++ exceptions must be catchable (tf::Error reaches JS as a message). JavaScript-based: Debian's
+  # emcc 3.1.6 ships no pthreads runtime for native wasm exceptions (a throw there is never caught).
+  add_compile_options(-fexceptions)
+  add_link_options(-fexceptions)
   if(TF_WASM_THREADS)
     add_compile_options(-pthread)
     add_link_options(-pthread)

@@ -1,5 +1,7 @@
 #include "tensor/tensor.hpp"
 
+#include <cstdint>
+
 #include "autograd/node.hpp"
 #include "backend/backend.hpp"
 #include "ops/ops.hpp"
@@ -12,6 +14,9 @@ const Shape kNoShape;
 const std::string kNoName;
 
 std::shared_ptr<TensorImpl> new_impl(const Shape& shape, Device device) {
+  // In wasm (32-bit size_t) a big enough shape would wrap the byte count around to a small allocation.
+  TF_CHECK(static_cast<uint64_t>(shape.numel()) <= SIZE_MAX / sizeof(float), "out of memory: a tensor of shape ",
+           shape.str(), " needs more bytes than this build can address");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<Storage>(device, static_cast<size_t>(shape.numel()));
   impl->shape = shape;

@@ -42,7 +42,9 @@ ModelConfig config_of(const json& c) {
 void load_weights(const Module& net, const json& params) {
   auto named = net.named_parameters();
   CHECK(named.size() == params.size());
-  for (auto& [name, t] : named) {
+  for (auto& entry : named) {
+    const std::string& name = entry.first;
+    const Tensor& t = entry.second;
     INFO("parameter " << name);
     REQUIRE(params.contains(name));
     std::vector<float> v = params[name]["data"].get<std::vector<float>>();

@@ -1,0 +1,218 @@
+#include "io/checkpoint.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "io/file_bytes.hpp"
+#include "io/safetensors.hpp"
+#include "nn/model_config.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+namespace {
+
+using Json = nlohmann::json;
+namespace keys = checkpoint_keys;
+
+bool is_optimizer_name(const std::string& name) { return name.rfind(kOptimizerPrefix, 0) == 0; }
+
+bool is_reserved_key(const std::string& key) {
+  for (const char* k : {keys::kFormat, keys::kConfig, keys::kVocab, keys::kStep, keys::kRng})
+    if (key == k) return true;
+  return false;
+}
+
+// "a, b, c and 4 more": keeps errors about big models readable.
+std::string name_list(const std::vector<std::string>& names) {
+  std::string s;
+  size_t shown = std::min<size_t>(names.size(), 5);
+  for (size_t i = 0; i < shown; ++i) s += (i ? ", '" : "'") + names[i] + "'";
+  if (names.size() > shown) s += " and " + std::to_string(names.size() - shown) + " more";
+  return s;
+}
+
+uint64_t parse_decimal(const std::string& text, const char* what) {
+  TF_CHECK(!text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos,
+           "checkpoint ", what, " '", text, "' is not a non-negative integer");
+  uint64_t v = 0;
+  for (char c : text) {
+    uint64_t digit = static_cast<uint64_t>(c - '0');
+    TF_CHECK(v <= (UINT64_MAX - digit) / 10, "checkpoint ", what, " '", text, "' is too large");
+    v = v * 10 + digit;
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- saving
+
+std::string dump_or_fail(const Json& j, const char* what) {
+  try {
+    return j.dump();
+  } catch (const Json::exception&) {
+    fail("checkpoint ", what, " holds a string that is not valid UTF-8");
+  }
+}
+
+std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
+  ModelConfig::from_json(ck.config_json);  // refuse to write a file that cannot be loaded back
+  TF_CHECK(ck.step >= 0, "checkpoint step must be non-negative, got ", ck.step);
+  std::map<std::string, std::string> m;
+  for (const auto& [key, value] : ck.metadata) {
+    TF_CHECK(!is_reserved_key(key), "checkpoint metadata key '", key,
+             "' is reserved for the checkpoint itself");
+    m[key] = value;
+  }
+  m[keys::kFormat] = kCheckpointFormat;
+  m[keys::kConfig] = ck.config_json;
+  m[keys::kStep] = std::to_string(ck.step);
+  if (!ck.vocab.empty()) m[keys::kVocab] = dump_or_fail(Json(ck.vocab), "vocabulary");
+  if (!ck.rng_state.empty()) {
+    Json words = Json::array();  // decimal strings: JavaScript's JSON.parse would round 64-bit numbers
+    for (uint64_t w : ck.rng_state) words.push_back(std::to_string(w));
+    m[keys::kRng] = words.dump();
+  }
+  return m;
+}
+
+std::vector<std::pair<std::string, Tensor>> tensors_of(const Checkpoint& ck) {
+  std::vector<std::pair<std::string, Tensor>> all;
+  for (const auto& [name, t] : ck.params) {
+    TF_CHECK(!is_optimizer_name(name), "checkpoint parameter name '", name, "' may not start with '",
+             kOptimizerPrefix, "'");
+    all.emplace_back(name, t);
+  }
+  for (const auto& [name, t] : ck.optimizer_state) all.emplace_back(kOptimizerPrefix + name, t);
+  return all;
+}
+
+// ---------------------------------------------------------------- loading
+
+const std::string& required(const std::map<std::string, std::string>& m, const char* key) {
+  auto it = m.find(key);
+  TF_CHECK(it != m.end(), "not a Tinyformer checkpoint: its metadata has no '", key, "'");
+  return it->second;
+}
+
+std::vector<std::string> parse_vocab(const std::string& text) {
+  Json j = Json::parse(text, nullptr, false);
+  TF_CHECK(j.is_array(), "checkpoint vocabulary is not a JSON array of strings");
+  std::vector<std::string> vocab;
+  for (const Json& word : j) {
+    TF_CHECK(word.is_string(), "checkpoint vocabulary entry ", vocab.size(), " is not a string");
+    vocab.push_back(word.get<std::string>());
+  }
+  return vocab;
+}
+
+std::vector<uint64_t> parse_rng(const std::string& text) {
+  Json j = Json::parse(text, nullptr, false);
+  TF_CHECK(j.is_array(), "checkpoint RNG state is not a JSON array of decimal strings");
+  std::vector<uint64_t> state;
+  for (const Json& word : j) {
+    TF_CHECK(word.is_string(), "checkpoint RNG state holds a non-string entry");
+    state.push_back(parse_decimal(word.get<std::string>(), "RNG state word"));
+  }
+  return state;
+}
+
+int64_t parse_step(const std::string& text) {
+  uint64_t step = parse_decimal(text, "step");
+  TF_CHECK(step <= static_cast<uint64_t>(INT64_MAX), "checkpoint step '", text, "' is too large");
+  return static_cast<int64_t>(step);
+}
+
+void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) {
+  const std::string& format = required(m, keys::kFormat);
+  TF_CHECK(format == kCheckpointFormat, "checkpoint format '", format,
+           "' is not supported (this build reads ", kCheckpointFormat, ")");
+  ck.config_json = required(m, keys::kConfig);
+  try {
+    ModelConfig::from_json(ck.config_json);
+  } catch (const Error& e) {
+    fail("checkpoint ", e.what());
+  }
+  for (const auto& [key, value] : m) {
+    if (key == keys::kVocab)
+      ck.vocab = parse_vocab(value);
+    else if (key == keys::kStep)
+      ck.step = parse_step(value);
+    else if (key == keys::kRng)
+      ck.rng_state = parse_rng(value);
+    else if (!is_reserved_key(key))
+      ck.metadata[key] = value;
+  }
+}
+
+Tensor to_tensor(const SafetensorsTensor& t) {
+  TF_CHECK(t.shape.size() <= static_cast<size_t>(kMaxDims), "checkpoint tensor '", t.name, "' has ",
+           t.shape.size(), " dimensions; Tinyformer tensors have at most ", kMaxDims);
+  return Tensor::from_vector(t.data, Shape(t.shape));
+}
+
+}  // namespace
+
+std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck) {
+  return write_safetensors(tensors_of(ck), metadata_of(ck));
+}
+
+Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size) {
+  SafetensorsFile file = read_safetensors(data, size);
+  Checkpoint ck;
+  read_metadata(file.metadata, ck);
+  for (const SafetensorsTensor& t : file.tensors) {
+    if (is_optimizer_name(t.name))
+      ck.optimizer_state.emplace_back(t.name.substr(std::string(kOptimizerPrefix).size()), to_tensor(t));
+    else
+      ck.params.emplace_back(t.name, to_tensor(t));
+  }
+  return ck;
+}
+
+void save_checkpoint(const std::string& path, const Checkpoint& ck) {
+  write_file_atomically(path, save_checkpoint_bytes(ck));
+}
+
+Checkpoint load_checkpoint(const std::string& path) {
+  std::vector<uint8_t> bytes = read_file_bytes(path);
+  try {
+    return load_checkpoint_bytes(bytes);
+  } catch (const Error& e) {
+    fail("'", path, "': ", e.what());
+  }
+}
+
+void load_parameters(Module& model, const Checkpoint& ck) {
+  std::map<std::string, const Tensor*> given;
+  for (const auto& [name, t] : ck.params) {
+    if (is_optimizer_name(name)) continue;
+    TF_CHECK(t.defined(), "checkpoint parameter '", name, "' is undefined");
+    TF_CHECK(given.emplace(name, &t).second, "checkpoint has the parameter '", name, "' twice");
+  }
+  auto wanted = model.named_parameters();
+  std::vector<std::string> missing, extra;
+  std::set<std::string> known;
+  for (const auto& [name, p] : wanted) {
+    known.insert(name);
+    auto it = given.find(name);
+    if (it == given.end()) {
+      missing.push_back(name);
+      continue;
+    }
+    const Shape& have = it->second->shape();
+    TF_CHECK(have == p.shape(), "parameter '", name, "' has shape ", have.str(), " in the checkpoint but ",
+             p.shape().str(), " in the model");
+  }
+  for (const auto& [name, t] : given)
+    if (!known.count(name)) extra.push_back(name);
+  TF_CHECK(missing.empty(), "the checkpoint lacks the model's parameter(s) ", name_list(missing));
+  TF_CHECK(extra.empty(), "the checkpoint has parameter(s) the model does not: ", name_list(extra));
+  // Moved to the model's device before the first write, so a failing transfer also leaves the model as it
+  // was.
+  std::vector<Tensor> staged;
+  for (const auto& [name, p] : wanted) staged.push_back(given.at(name)->to(p.device()));
+  for (size_t i = 0; i < wanted.size(); ++i) wanted[i].second.copy_from(staged[i]);
+}
+
+}  // namespace tf

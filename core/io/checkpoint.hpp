@@ -1,0 +1,55 @@
+// A Tinyformer checkpoint: one safetensors file holding a model's parameters under their Module names,
+// optionally the optimizer state under "optim.", and in its metadata what rebuilds and resumes the run
+// (config JSON, vocabulary, step, RNG state, "tinyformer.format" = "1"). Layout and names:
+// docs/checkpoints.md. The byte functions are the whole API; the file functions only add the disk, so the
+// browser (wasm) and the CLI read and write the same files.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nn/module.hpp"
+#include "tensor/tensor.hpp"
+
+namespace tf {
+
+// The metadata keys a checkpoint owns; Checkpoint::metadata may not use them.
+namespace checkpoint_keys {
+constexpr const char* kFormat = "tinyformer.format";  // "1"
+constexpr const char* kConfig = "tinyformer.config";  // ModelConfig::to_json()
+constexpr const char* kVocab = "tinyformer.vocab";    // JSON array of strings; absent when there is none
+constexpr const char* kStep = "tinyformer.step";      // decimal
+constexpr const char* kRng = "tinyformer.rng";        // JSON array of decimal strings (Rng::state())
+}  // namespace checkpoint_keys
+
+constexpr const char* kCheckpointFormat = "1";
+constexpr const char* kOptimizerPrefix = "optim.";
+
+struct Checkpoint {
+  std::string config_json;                      // ModelConfig::to_json(); checked by ModelConfig::from_json
+  std::vector<std::string> vocab;               // token strings by id; empty = not stored
+  int64_t step = 0;                             // training steps done
+  std::vector<uint64_t> rng_state;              // Rng::state(); empty = not stored
+  std::map<std::string, std::string> metadata;  // anything else (task, schedule settings, ...)
+  std::vector<std::pair<std::string, Tensor>> params;           // Module::named_parameters() names
+  std::vector<std::pair<std::string, Tensor>> optimizer_state;  // the optimizer's names, without "optim."
+};
+
+std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
+// Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format or a bad config.
+Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size);
+inline Checkpoint load_checkpoint_bytes(const std::vector<uint8_t>& bytes) {
+  return load_checkpoint_bytes(bytes.data(), bytes.size());
+}
+
+void save_checkpoint(const std::string& path, const Checkpoint& ck);  // temporary file, then rename
+Checkpoint load_checkpoint(const std::string& path);
+
+// Copies the checkpoint's parameters into the model's, by name, onto the model's device. Every name and
+// shape is checked first: a missing or unexpected name or a shape mismatch throws and the model is untouched.
+void load_parameters(Module& model, const Checkpoint& ck);
+
+}  // namespace tf

@@ -1,0 +1,17 @@
+// Whole files as bytes. Writing goes to a temporary file in the destination's folder, which is flushed to
+// disk and then renamed over the destination: readers see the old file or the new one, never half of one.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tf {
+
+// The whole file; throws tf::Error naming the path and the system's reason.
+std::vector<uint8_t> read_file_bytes(const std::string& path);
+
+// Replaces (or creates) path with exactly these bytes. On failure the temporary file is removed, an existing
+// destination is left as it was, and a tf::Error names the path and the reason.
+void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes);
+
+}  // namespace tf

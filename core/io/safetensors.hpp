@@ -1,0 +1,50 @@
+// safetensors (https://huggingface.co/docs/safetensors), the tensor file format that PyTorch, the browser and
+// the CLI share: an 8-byte little-endian header length N, N bytes of JSON naming each tensor's dtype, shape
+// and byte range, then the raw little-endian numbers, tightly packed. We write F32 with the header padded
+// by spaces so the data starts 8-byte aligned; we read F32 and convert F16, BF16 and F64 to float32.
+// The reader treats every byte as hostile: any inconsistency is a tf::Error, never an out-of-bounds read.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensor/tensor.hpp"
+
+namespace tf {
+
+struct SafetensorsTensor {
+  std::string name;
+  std::string dtype;           // as stored: "F32", "F16", "BF16" or "F64"; data is float32 whatever it was
+  std::vector<int64_t> shape;  // any number of dimensions; [] is a scalar
+  std::vector<float> data;     // [numel], row-major
+};
+
+struct SafetensorsFile {
+  std::vector<SafetensorsTensor> tensors;       // in header order
+  std::map<std::string, std::string> metadata;  // the "__metadata__" object (string to string)
+  const SafetensorsTensor* find(const std::string& name) const;  // nullptr when absent
+};
+
+// The largest header we accept (the reference implementation's limit too).
+constexpr uint64_t kSafetensorsMaxHeader = 100000000;
+
+// Serialises the tensors (copied to the host when they live elsewhere) in the given order as F32.
+// Names must be unique, non-empty and not "__metadata__"; metadata values must be valid UTF-8.
+std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                                       const std::map<std::string, std::string>& metadata = {});
+
+// Parses and checks a whole file held in memory.
+SafetensorsFile read_safetensors(const uint8_t* data, size_t size);
+inline SafetensorsFile read_safetensors(const std::vector<uint8_t>& bytes) {
+  return read_safetensors(bytes.data(), bytes.size());
+}
+
+// The same through the file system: written to a temporary file and renamed into place (io/file_bytes.hpp).
+void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+                      const std::map<std::string, std::string>& metadata = {});
+SafetensorsFile load_safetensors(const std::string& path);  // errors name the path
+
+}  // namespace tf

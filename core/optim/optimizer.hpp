@@ -1,0 +1,63 @@
+// Optimizer: the base of Sgd, Adam and AdamW. It owns the named parameters, skips those without a gradient
+// (as PyTorch does), keeps per-parameter state tensors on the parameter's device, and exports that state
+// under stable names for checkpoints. Each update calls the backend kernel of the parameter's device, so the
+// same optimizer runs on CPU and CUDA. Step counts are exported as float tensors: exact up to 2^24 steps.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensor/tensor.hpp"
+
+namespace tf {
+
+using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+
+  // Updates every parameter that has a gradient; a parameter whose grad is undefined is left as it is.
+  void step();
+  // Drops the gradients (sets them to undefined, like PyTorch's zero_grad(set_to_none=True)).
+  void zero_grad();
+
+  float lr() const { return lr_; }
+  void set_lr(float lr);
+  // The first-moment coefficient that a one-cycle schedule cycles: Adam's beta1, SGD's momentum (as
+  // torch's OneCycleLR does for each).
+  virtual float beta1() const = 0;
+  virtual void set_beta1(float beta1) = 0;
+  int64_t steps() const { return steps_; }  // calls of step() so far
+  const NamedTensors& params() const { return params_; }
+
+  // The state for a checkpoint: "optim.steps" [1], and per parameter "optim.step.<name>" [1] (the steps that
+  // reached it) and "optim.<slot>.<name>" (e.g. "optim.exp_avg.blocks.0.mlp.weight", the parameter's shape,
+  // the live tensor on the parameter's device).
+  NamedTensors state() const;
+  // Replaces the state with an exported one (copied onto the parameters' devices). Throws tf::Error naming
+  // the entry when a name is unknown, a shape differs, or a required entry is missing.
+  void load_state(const NamedTensors& state);
+
+ protected:
+  Optimizer(NamedTensors params, float lr, std::vector<std::string> slot_names);
+  // One parameter's update. slots[i] (undefined until created) is this parameter's slot_names[i] state;
+  // param_step counts the steps that reached this parameter, this one included.
+  virtual void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots,
+                      int64_t param_step) = 0;
+  // Whether a loaded state must hold this slot for a parameter that has taken param_steps steps.
+  virtual bool slot_required(int64_t param_steps) const = 0;
+
+ private:
+  NamedTensors params_;
+  std::vector<std::string> slot_names_;
+  std::vector<std::vector<Tensor>> slots_;  // [param][slot]
+  std::vector<int64_t> param_steps_;        // [param]
+  float lr_;
+  int64_t steps_ = 0;
+};
+
+}  // namespace tf

@@ -1,0 +1,95 @@
+#include "sample/write_text.hpp"
+
+#include "sample/left_to_right.hpp"
+#include "sample/undiffuse.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+
+namespace {
+
+GuessOptions guess_options(const WordCodec& codec, float temperature) {
+  GuessOptions o;
+  o.temperature = temperature;
+  if (codec.mask_id() >= 0) o.forbidden.push_back(codec.mask_id());
+  if (codec.unk_id() >= 0) o.forbidden.push_back(codec.unk_id());
+  return o;
+}
+
+nlohmann::json story(const WordCodec& codec, const std::vector<int32_t>& ids, int calls) {
+  return {{"text", codec.join(ids)}, {"tokens", codec.decode(ids)}, {"network_calls", calls}};
+}
+
+nlohmann::json left_to_right(const Model& model, const WordCodec& codec, const WriteRequest& r, Rng& rng) {
+  const MyTransformer& net = model.transformer_model("left-to-right writing");
+  TF_CHECK(net.config().causal, "left-to-right writing needs a causal model; undiffuse with this one");
+  TF_CHECK(r.suffix.empty(), "a left-to-right model cannot fill in before a suffix (course C8); use a diffusion model");
+  std::vector<int32_t> prompt = codec.encode(r.prompt);
+  TF_CHECK(static_cast<int64_t>(prompt.size()) < r.length, "the prompt has ", prompt.size(),
+           " tokens: nothing left to write within length ", r.length);
+  for (int32_t id : prompt) TF_CHECK(id != codec.mask_id(), "left-to-right writing has no masks: remove the _ from the prompt");
+  WriteOptions o;
+  o.length = r.length;
+  o.guess = guess_options(codec, r.temperature);
+  o.top_k = r.top_k;
+  nlohmann::json stories = nlohmann::json::array();
+  for (int64_t n = 0; n < r.count; ++n) {
+    WriteResult w = write_left_to_right(net, prompt, o, rng);
+    stories.push_back(story(codec, w.tokens, w.network_calls));
+  }
+  return stories;
+}
+
+// The template to fill: the prompt's tokens, masks up to `length`, then the suffix's tokens.
+std::vector<int32_t> story_template(const WordCodec& codec, const WriteRequest& r) {
+  std::vector<int32_t> prompt = codec.encode(r.prompt), suffix = codec.encode(r.suffix);
+  int64_t fixed = static_cast<int64_t>(prompt.size() + suffix.size());
+  TF_CHECK(fixed <= r.length, "the prompt and suffix have ", fixed, " tokens, more than the length ", r.length);
+  std::vector<int32_t> t = prompt;
+  t.resize(static_cast<size_t>(r.length - static_cast<int64_t>(suffix.size())), codec.mask_id());
+  t.insert(t.end(), suffix.begin(), suffix.end());
+  return t;
+}
+
+nlohmann::json undiffuse_all(const Model& model, const WordCodec& codec, const WriteRequest& r, Rng& rng) {
+  const TokenModel& net = model.token_model("undiffusing");
+  TF_CHECK(!net.config().causal, "a causal model writes left to right: use the left-to-right sampler");
+  TF_CHECK(codec.mask_id() >= 0, "undiffusing needs a mask token \"_\" in the vocabulary");
+  std::vector<int32_t> tmpl = story_template(codec, r), batch;
+  for (int64_t n = 0; n < r.count; ++n) batch.insert(batch.end(), tmpl.begin(), tmpl.end());
+  UndiffuseOptions o;
+  o.steps = static_cast<int>(r.steps > 0 ? r.steps : r.length);
+  o.greedy = r.sampler == "greedy";
+  UndiffuseResult u = undiffuse(make_guesser(net, guess_options(codec, r.temperature)),
+                                Ids(batch, Shape{r.count, r.length}), codec.mask_id(), o, rng);
+  nlohmann::json stories = nlohmann::json::array();
+  for (int64_t n = 0; n < r.count; ++n) {
+    auto at = [&](const std::vector<int32_t>& v) {
+      return std::vector<int32_t>(v.begin() + n * r.length, v.begin() + (n + 1) * r.length);
+    };
+    nlohmann::json s = story(codec, at(u.tokens.data), u.network_calls);
+    s["reveal_step"] = at(u.reveal_step);
+    stories.push_back(s);
+  }
+  return stories;
+}
+
+}  // namespace
+
+nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request) {
+  WriteRequest r = request;
+  if (r.sampler.empty()) r.sampler = model.config().causal ? "left-to-right" : "undiffuse";
+  TF_CHECK(r.sampler == "undiffuse" || r.sampler == "greedy" || r.sampler == "left-to-right", "unknown sampler '",
+           r.sampler, "' (expected undiffuse, greedy or left-to-right)");
+  TF_CHECK(r.count >= 1 && r.count <= 10000, "count must be 1..10000, got ", r.count);
+  TF_CHECK(r.length >= 1 && r.length <= model.config().max_length, "length must be 1..", model.config().max_length,
+           " (the model's max_length), got ", r.length);
+  TF_CHECK(r.steps >= 0 && r.steps <= 100000, "steps must be 0..100000, got ", r.steps);
+  TF_CHECK(r.top_k >= 0, "top_k must be >= 0, got ", r.top_k);
+  TF_CHECK(r.temperature > 0 && r.temperature <= 100, "temperature must be in (0, 100], got ", r.temperature);
+  Rng rng(r.seed);
+  nlohmann::json stories = r.sampler == "left-to-right" ? left_to_right(model, codec, r, rng) : undiffuse_all(model, codec, r, rng);
+  return {{"sampler", r.sampler}, {"stories", stories}};
+}
+
+}  // namespace tf

@@ -1,0 +1,31 @@
+// Writing with a trained token model, as the page and the CLI ask for it (course C2, C3, C7, C8): a
+// prompt, masks up to `length`, an optional suffix, then undiffusing (random or greedy reveal order;
+// infilling when there is a suffix) or left-to-right writing with a causal model. The mask and <unk> are
+// never written. Every story comes back with its words, the step that revealed each position and the
+// number of network calls.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "data/word_codec.hpp"
+#include "nn/model.hpp"
+
+namespace tf {
+
+struct WriteRequest {
+  std::string prompt, suffix;
+  std::string sampler;     // "undiffuse", "greedy" or "left-to-right"; empty: left-to-right for causal models
+  int64_t length = 32;     // tokens in all, prompt and suffix included
+  int64_t count = 5;
+  int64_t steps = 0;       // undiffusing steps T; 0 = length
+  int64_t top_k = 0;       // left to right: 0 = the whole vocabulary
+  float temperature = 1.f;
+  uint64_t seed = 0;
+};
+
+// {"sampler", "stories": [{"text", "tokens", "reveal_step" (undiffusing), "network_calls"}]}.
+nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request);
+
+}  // namespace tf

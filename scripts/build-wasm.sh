@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds both WebAssembly variants of the module (single-threaded SIMD in build/wasm-st, pthreads SIMD in
+# build/wasm-mt) and lays them out in web/wasm/ (git-ignored) beside a copy of the JS wrapper and its types,
+# which is where the page and the Node tests load them. --tests also builds the C++ suites and runs them
+# under Node with ctest. The pthread worker script is copied as .cjs too: Node would load the .js as an ES
+# module under the repository's package.json ("type": "module") and it is CommonJS.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+jobs=${JOBS:-2}
+with_tests=0
+[[ ${1:-} == --tests ]] && with_tests=1
+
+for variant in st mt; do
+  dir=$root/build/wasm-$variant
+  threads=OFF
+  [[ $variant == mt ]] && threads=ON
+  emcmake cmake -S "$root" -B "$dir" -G Ninja -DTF_WASM_THREADS=$threads -DTF_BUILD_TESTS=ON -DTF_BUILD_BENCH=OFF >/dev/null
+  if ((with_tests)); then
+    ninja -C "$dir" -j "$jobs"
+    ctest --test-dir "$dir" --output-on-failure
+  else
+    ninja -C "$dir" -j "$jobs" tinyformer_wasm
+  fi
+done
+
+out=$root/web/wasm
+mkdir -p "$out"
+cp "$root"/build/wasm-st/wasm/tinyformer-st.{mjs,wasm} "$out"/
+cp "$root"/build/wasm-mt/wasm/tinyformer-mt.{mjs,wasm,worker.js} "$out"/
+cp "$root"/build/wasm-mt/wasm/tinyformer-mt.worker.js "$out"/tinyformer-mt.worker.cjs
+cp "$root"/wasm/tinyformer.js "$root"/wasm/tinyformer.d.ts "$out"/
+echo "web/wasm: $(cd "$out" && ls | tr '\n' ' ')"

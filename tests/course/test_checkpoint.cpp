@@ -1,0 +1,321 @@
+// Checkpoints: everything a run needs comes back, the file layout is the documented one
+// (docs/checkpoints.md), and load_parameters either loads every parameter or changes nothing.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "io/checkpoint.hpp"
+#include "io/file_bytes.hpp"
+#include "io/safetensors.hpp"
+#include "nn/layers.hpp"
+#include "nn/model.hpp"
+#include "nn/model_config.hpp"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+using namespace tf;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A small model with nested names: embed.weight, norm.weight, norm.bias, out.weight, out.bias.
+class TinyNet : public Module {
+ public:
+  TinyNet(int64_t vocab, int64_t dim, uint64_t seed)
+      : rng_(seed), embed(vocab, dim, rng_), norm(dim), out(dim, vocab, true, rng_) {
+    register_module("embed", embed);
+    register_module("norm", norm);
+    register_module("out", out);
+  }
+
+ private:
+  Rng rng_;
+
+ public:
+  Embedding embed;
+  LayerNorm norm;
+  Linear out;
+};
+
+std::vector<uint32_t> bits_of(const Tensor& t) {
+  std::vector<float> v = t.to_vector();
+  std::vector<uint32_t> out(v.size());
+  if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * 4);
+  return out;
+}
+
+// Every parameter's bits, to show a model did or did not change.
+std::vector<std::vector<uint32_t>> snapshot(const Module& m) {
+  std::vector<std::vector<uint32_t>> out;
+  for (const auto& [name, t] : m.named_parameters()) out.push_back(bits_of(t));
+  return out;
+}
+
+Checkpoint checkpoint_of(const TinyNet& model) {
+  Checkpoint ck;
+  ck.config_json = ModelConfig::transformer(6, 4, 1, 1).to_json();
+  ck.vocab = {"<unk>", "_", "the", "cat", "don't", "\xc3\xa9t\xc3\xa9"};
+  ck.step = 1234;
+  Rng rng(99);
+  rng.normal();  // leaves a spare normal, so all four state words matter
+  ck.rng_state = rng.state();
+  ck.metadata = {{"task", "toy"}, {"schedule.lr", "0.001"}};
+  for (const auto& [name, t] : model.named_parameters()) ck.params.emplace_back(name, t.clone());
+  ck.optimizer_state = {{"step", Tensor::scalar(1234.f)},
+                        {"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
+  return ck;
+}
+
+void check_same_tensors(const std::vector<std::pair<std::string, Tensor>>& a,
+                        const std::vector<std::pair<std::string, Tensor>>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(a[i].first);
+    CHECK(a[i].first == b[i].first);
+    CHECK(a[i].second.shape() == b[i].second.shape());
+    CHECK(bits_of(a[i].second) == bits_of(b[i].second));
+  }
+}
+
+struct ScratchDir {
+  fs::path path;
+  explicit ScratchDir(const std::string& name) : path(fs::absolute("scratch_" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("checkpoint") {
+  TEST_CASE("a checkpoint brings back parameters, optimizer state, config, vocab, step, RNG, metadata") {
+    TinyNet model(6, 4, 1);
+    Checkpoint ck = checkpoint_of(model);
+    Checkpoint back = load_checkpoint_bytes(save_checkpoint_bytes(ck));
+    check_same_tensors(back.params, ck.params);
+    check_same_tensors(back.optimizer_state, ck.optimizer_state);
+    CHECK(back.config_json == ck.config_json);
+    CHECK(ModelConfig::from_json(back.config_json).to_json() == ck.config_json);
+    CHECK(back.vocab == ck.vocab);
+    CHECK(back.step == ck.step);
+    CHECK(back.rng_state == ck.rng_state);
+    CHECK(back.metadata == ck.metadata);
+  }
+
+  TEST_CASE("the file holds module names, optim.-prefixed state and the documented metadata keys") {
+    TinyNet model(6, 4, 1);
+    Checkpoint ck = checkpoint_of(model);
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    std::vector<std::string> names;
+    for (const auto& t : file.tensors) names.push_back(t.name);
+    CHECK(names == std::vector<std::string>{"embed.weight", "norm.weight", "norm.bias", "out.weight",
+                                            "out.bias", "optim.step", "optim.m.embed.weight"});
+    CHECK(file.metadata.at("tinyformer.format") == "1");
+    CHECK(file.metadata.at("tinyformer.step") == "1234");
+    CHECK(file.metadata.at("tinyformer.config") == ck.config_json);
+    CHECK(nlohmann::json::parse(file.metadata.at("tinyformer.vocab")) == nlohmann::json(ck.vocab));
+    nlohmann::json rng = nlohmann::json::parse(file.metadata.at("tinyformer.rng"));
+    REQUIRE(rng.size() == 4);
+    CHECK(rng[0].get<std::string>() == std::to_string(ck.rng_state[0]));
+    CHECK(file.metadata.at("task") == "toy");
+  }
+
+  TEST_CASE("a restored RNG state continues the same stream") {
+    Rng rng(5);
+    for (int i = 0; i < 3; ++i) rng.normal();
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    ck.rng_state = rng.state();
+    Rng resumed(0);
+    resumed.set_state(load_checkpoint_bytes(save_checkpoint_bytes(ck)).rng_state);
+    for (int i = 0; i < 5; ++i) CHECK(resumed.normal() == rng.normal());
+  }
+
+  TEST_CASE("vocabulary and RNG state may be absent") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    ck.vocab.clear();
+    ck.rng_state.clear();
+    ck.optimizer_state.clear();
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    CHECK(file.metadata.count("tinyformer.vocab") == 0);
+    CHECK(file.metadata.count("tinyformer.rng") == 0);
+    Checkpoint back = load_checkpoint_bytes(save_checkpoint_bytes(ck));
+    CHECK(back.vocab.empty());
+    CHECK(back.rng_state.empty());
+    CHECK(back.optimizer_state.empty());
+  }
+
+  TEST_CASE("saving refuses reserved keys, optim. parameter names, a bad config and a negative step") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    Checkpoint bad = ck;
+    bad.metadata["tinyformer.step"] = "1";
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(bad), doctest::Contains("reserved"), Error);
+    bad = ck;
+    bad.params.emplace_back("optim.x", Tensor::ones(Shape{1}));
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(bad), doctest::Contains("may not start with 'optim.'"), Error);
+    bad = ck;
+    bad.config_json = "{\"kind\":\"bogus\"}";
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(bad), doctest::Contains("unknown model 'bogus'"), Error);
+    bad = ck;
+    bad.step = -1;
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(bad), doctest::Contains("non-negative"), Error);
+  }
+
+  TEST_CASE("loading refuses files that are not Tinyformer checkpoints of this format") {
+    std::vector<std::pair<std::string, Tensor>> t = {{"w", Tensor::ones(Shape{2})}};
+    std::string config = ModelConfig::sorter().to_json();
+    auto load_with = [&](const std::map<std::string, std::string>& metadata) {
+      return load_checkpoint_bytes(write_safetensors(t, metadata));
+    };
+    CHECK_THROWS_WITH_AS(load_with({}), doctest::Contains("no 'tinyformer.format'"), Error);
+    CHECK_THROWS_WITH_AS(load_with({{"tinyformer.format", "1"}}), doctest::Contains("no 'tinyformer.config'"),
+                         Error);
+    CHECK_THROWS_WITH_AS(load_with({{"tinyformer.format", "2"}, {"tinyformer.config", config}}),
+                         doctest::Contains("format '2' is not supported"), Error);
+    CHECK_THROWS_WITH_AS(load_with({{"tinyformer.format", "1"}, {"tinyformer.config", "{\"dim\":0}"}}),
+                         doctest::Contains("dim must be"), Error);
+    std::map<std::string, std::string> ok = {{"tinyformer.format", "1"}, {"tinyformer.config", config}};
+    CHECK(load_with(ok).step == 0);
+    struct Case {
+      const char* key;
+      const char* value;
+      const char* message;
+    };
+    for (const Case& c : std::vector<Case>{{"tinyformer.step", "-3", "not a non-negative integer"},
+                                           {"tinyformer.step", "12a", "not a non-negative integer"},
+                                           {"tinyformer.step", "99999999999999999999", "too large"},
+                                           {"tinyformer.vocab", "[\"a\", 3]", "entry 1 is not a string"},
+                                           {"tinyformer.vocab", "not json", "not a JSON array"},
+                                           {"tinyformer.rng", "[1, 2]", "non-string entry"},
+                                           {"tinyformer.rng", "[\"18446744073709551616\"]", "too large"}}) {
+      auto metadata = ok;
+      metadata[c.key] = c.value;
+      CAPTURE(c.value);
+      CHECK_THROWS_WITH_AS(load_with(metadata), doctest::Contains(c.message), Error);
+    }
+  }
+
+  TEST_CASE("a tensor with more than four dimensions is a clear error") {
+    std::string header = "{\"__metadata__\":{\"tinyformer.format\":\"1\",\"tinyformer.config\":" +
+                         nlohmann::json(ModelConfig::sorter().to_json()).dump() +
+                         "},\"w\":{\"dtype\":\"F32\",\"shape\":[1,1,1,1,1],\"data_offsets\":[0,4]}}";
+    std::vector<uint8_t> bytes;
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<uint8_t>(uint64_t(header.size()) >> (8 * i)));
+    bytes.insert(bytes.end(), header.begin(), header.end());
+    bytes.resize(bytes.size() + 4, 0);
+    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(bytes), doctest::Contains("'w' has 5 dimensions"), Error);
+  }
+
+  TEST_CASE("every truncation of a checkpoint is a clear error") {
+    auto bytes = save_checkpoint_bytes(checkpoint_of(TinyNet(6, 4, 1)));
+    for (size_t len = 0; len < bytes.size(); len += 7) {
+      CAPTURE(len);
+      std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<long>(len));
+      CHECK_THROWS_AS(load_checkpoint_bytes(cut), Error);
+    }
+  }
+
+  TEST_CASE("checkpoint files round trip and errors name the path") {
+    ScratchDir dir("checkpoint_files");
+    std::string path = (dir.path / "run.safetensors").string();
+    TinyNet model(6, 4, 1);
+    Checkpoint ck = checkpoint_of(model);
+    save_checkpoint(path, ck);
+    Checkpoint back = load_checkpoint(path);
+    check_same_tensors(back.params, ck.params);
+    CHECK(back.step == ck.step);
+    auto bytes = read_file_bytes(path);
+    bytes.resize(bytes.size() / 2);
+    write_file_atomically(path, bytes);
+    CHECK_THROWS_WITH_AS(load_checkpoint(path), doctest::Contains(path.c_str()), Error);
+  }
+}
+
+TEST_SUITE("load_parameters") {
+  TEST_CASE("load_parameters copies every parameter by name into a fresh model") {
+    TinyNet trained(6, 4, 1), fresh(6, 4, 2);
+    REQUIRE(snapshot(trained) != snapshot(fresh));
+    Checkpoint ck = load_checkpoint_bytes(save_checkpoint_bytes(checkpoint_of(trained)));
+    load_parameters(fresh, ck);
+    CHECK(snapshot(fresh) == snapshot(trained));
+    ck.params[0].second.fill_(3.f);  // the model owns its numbers: later changes to the checkpoint don't leak
+    CHECK(snapshot(fresh) == snapshot(trained));
+  }
+
+  TEST_CASE("parameters may come in any order and optim. names are ignored") {
+    TinyNet trained(6, 4, 1), fresh(6, 4, 2);
+    Checkpoint ck = checkpoint_of(trained);
+    std::reverse(ck.params.begin(), ck.params.end());
+    ck.params.emplace_back("optim.m.out.bias", Tensor::ones(Shape{6}));
+    load_parameters(fresh, ck);
+    CHECK(snapshot(fresh) == snapshot(trained));
+  }
+
+  TEST_CASE(
+      "a missing, extra, duplicated, undefined or mis-shaped parameter fails and leaves the model as it "
+      "was") {
+    TinyNet trained(6, 4, 1);
+    Checkpoint good = checkpoint_of(trained);
+    struct Case {
+      const char* what;
+      std::function<void(Checkpoint&)> spoil;
+      const char* message;
+    };
+    std::vector<Case> cases = {
+        {"missing", [](Checkpoint& c) { c.params.erase(c.params.begin() + 2); },
+         "lacks the model's parameter(s) 'norm.bias'"},
+        {"extra", [](Checkpoint& c) { c.params.emplace_back("head.weight", Tensor::ones(Shape{2})); },
+         "the model does not: 'head.weight'"},
+        {"duplicated", [](Checkpoint& c) { c.params.push_back(c.params[1]); }, "'norm.weight' twice"},
+        {"undefined", [](Checkpoint& c) { c.params[3].second = Tensor(); }, "'out.weight' is undefined"},
+        {"mis-shaped", [](Checkpoint& c) { c.params[4].second = Tensor::zeros(Shape{7}); },
+         "'out.bias' has shape (7) in the checkpoint but (6) in the model"},
+        {"transposed",
+         [](Checkpoint& c) {
+           c.params[3].second = Tensor::zeros(Shape{4, 6});
+         },
+         "has shape (4, 6) in the checkpoint but (6, 4) in the model"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.what);
+      TinyNet fresh(6, 4, 2);
+      auto before = snapshot(fresh);
+      Checkpoint bad = good;
+      c.spoil(bad);
+      CHECK_THROWS_WITH_AS(load_parameters(fresh, bad), doctest::Contains(c.message), Error);
+      CHECK(snapshot(fresh) == before);
+    }
+  }
+
+  TEST_CASE("a checkpoint of another size names both shapes") {
+    TinyNet small(6, 4, 1), wide(6, 8, 2);
+    auto before = snapshot(wide);
+    CHECK_THROWS_WITH_AS(load_parameters(wide, checkpoint_of(small)),
+                         doctest::Contains("'embed.weight' has shape (6, 4) in the checkpoint but (6, 8)"),
+                         Error);
+    CHECK(snapshot(wide) == before);
+  }
+
+  TEST_CASE("a course model's checkpoint rebuilds the model from its config and loads into it") {
+    for (const ModelConfig& config : {ModelConfig::transformer(14, 32, 2, 2), ModelConfig::sorter()}) {
+      CAPTURE(config.to_json());
+      Rng rng_trained(1), rng_fresh(2);
+      Model trained(config, rng_trained);
+      Checkpoint ck;
+      ck.config_json = config.to_json();
+      ck.params = trained.module().named_parameters();
+      Checkpoint back = load_checkpoint_bytes(save_checkpoint_bytes(ck));
+      Model rebuilt(ModelConfig::from_json(back.config_json), rng_fresh);
+      REQUIRE(snapshot(rebuilt.module()) != snapshot(trained.module()));
+      load_parameters(rebuilt.module(), back);
+      CHECK(snapshot(rebuilt.module()) == snapshot(trained.module()));
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// Shared by the node --test files: where the builds and the native CLI are, loading either build, and a
+// few array helpers. The builds come from scripts/build-wasm.sh (web/wasm/, or $TINYFORMER_WASM_DIR).
+import { existsSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { loadTinyformer } from '../../wasm/tinyformer.js';
+
+export const root = new URL('../../', import.meta.url);
+export const wasmDir = process.env.TINYFORMER_WASM_DIR
+  ? pathToFileURL(process.env.TINYFORMER_WASM_DIR.replace(/\/?$/, '/'))
+  : new URL('web/wasm/', root);
+
+// Both builds, by name, for tests that run on each ($TINYFORMER_BUILDS=st or mt picks one).
+export const builds = [
+  { name: 'single-threaded', key: 'st', threads: false },
+  { name: 'threaded', key: 'mt', threads: true },
+].filter((b) => !process.env.TINYFORMER_BUILDS || process.env.TINYFORMER_BUILDS.split(',').includes(b.key));
+
+export function load(threads) {
+  return loadTinyformer({ threads, baseUrl: wasmDir, poolSize: 2 });
+}
+
+// The native CLI (built by `cmake -S . -B build/native -G Ninja && ninja -C build/native tinyformer`).
+export const nativeCli = process.env.TINYFORMER_CLI ?? fileURLToPath(new URL('build/native/cli/tinyformer', root));
+export const haveNative = existsSync(nativeCli);
+export const noNative = haveNative ? false : `no native CLI at ${nativeCli} (build it, or set TINYFORMER_CLI)`;
+
+export function native(args, env = {}) {
+  return execFileSync(nativeCli, args, { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function scratchDir() {
+  return mkdtempSync(join(tmpdir(), 'tinyformer-wasm-'));
+}
+
+export function maxAbsDiff(a, b) {
+  let m = 0;
+  for (let i = 0; i < a.length; ++i) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+export function mean(xs) {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+// Row r of a [rows, cols] array.
+export function row(t, r) {
+  const cols = t.shape[t.shape.length - 1];
+  return t.data.subarray(r * cols, (r + 1) * cols);
+}

@@ -1,0 +1,132 @@
+// Shared pieces of the lab's browser tests: the lab server (web/serve.mjs, with or without cross-origin
+// isolation), Debian's Chromium driven by playwright-core with a fresh profile, a log of console errors,
+// waiting for the wasm module, and screenshots under test-artifacts/web/.
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../web/serve.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'web');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// TF_WEB_NO_ISOLATION=1 runs the tests that do not ask for a build on the single-threaded one.
+export async function startLab({ isolation = !process.env.TF_WEB_NO_ISOLATION, dir = path.join(ROOT, 'web') } = {}) {
+  const server = await startServer({ port: 0, host: '127.0.0.1', isolation, dir });
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// A browser context with a profile of its own (IndexedDB survives reloads inside it, not across tests).
+export async function launch({ width = 1280, height = 800 } = {}) {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, viewport: { width, height },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// A page that records console errors and uncaught exceptions in `errors`.
+export async function openPage(context) {
+  const page = context.pages()[0] || (await context.newPage());
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
+  return { page, errors };
+}
+
+// Waits until the worker has loaded the wasm module; returns what the page says about it.
+export async function waitForModule(page) {
+  await page.waitForFunction(() => document.body.dataset.build, null, { timeout: 60_000 });
+  return page.evaluate(() => ({
+    build: document.body.dataset.build, crossOriginIsolated: window.crossOriginIsolated,
+    module: window.lab.module, banner: document.getElementById('module-status').textContent,
+  }));
+}
+
+// Waits until no card of the visible section shows a progress bar (its views have drawn).
+export async function waitForViews(page, section, timeout = 120_000) {
+  await page.waitForFunction((id) => {
+    const s = document.getElementById(`section-${id}`);
+    return s && !s.hidden && s.querySelectorAll('.card').length > 0 && s.querySelectorAll('.card > .status progress').length === 0;
+  }, section, { timeout });
+}
+
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// A trainer panel's state, step and window-average loss (data attributes the panel keeps).
+export function panelState(page, slot) {
+  return page.evaluate((s) => {
+    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
+    return p && { state: p.dataset.state, step: Number(p.dataset.step), loss: Number(p.dataset.loss), saved: p.dataset.saved };
+  }, slot);
+}
+
+// Waits until the panel of `slot` is in `state` (any state when absent) with at least `minStep` steps.
+export async function waitForPanel(page, slot, { state, minStep = 0 } = {}, timeout = 180_000) {
+  await page.waitForFunction(([s, st, min]) => {
+    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
+    return p && (!st || p.dataset.state === st) && Number(p.dataset.step) >= min;
+  }, [slot, state, minStep], { timeout });
+}
+
+// A local text server with HTTP Range support and CORS, counting requests (the corpus tests' "internet").
+// `chunks` > 1 sends the body in that many pieces `delayMs` apart, so a progress bar can be seen.
+export async function startTextServer(text, { chunks = 1, delayMs = 0 } = {}) {
+  const body = Buffer.from(text, 'utf8');
+  const log = [];
+  const server = createServer(async (req, res) => {
+    log.push({ method: req.method, url: req.url, range: req.headers.range });
+    const cors = {
+      'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Range',
+      'Access-Control-Expose-Headers': 'Content-Range, Content-Length', 'Cross-Origin-Resource-Policy': 'cross-origin',
+    };
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    if (!req.url.startsWith('/stories.txt')) return res.writeHead(404, cors).end('no such file');
+    const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range || '');
+    const start = m ? Number(m[1]) : 0;
+    const end = m && m[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
+    const part = body.subarray(start, end + 1);
+    const headers = { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': part.length, 'Accept-Ranges': 'bytes' };
+    if (m) headers['Content-Range'] = `bytes ${start}-${end}/${body.length}`;
+    res.writeHead(m ? 206 : 200, headers);
+    const size = Math.ceil(part.length / chunks);
+    for (let at = 0; at < part.length; at += size) {
+      res.write(part.subarray(at, at + size));
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    }
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  return { url: `${base}/stories.txt`, base, log, close: () => new Promise((r) => server.close(r)) };
+}
+
+// A few hundred kilobytes of simple stories for the corpus tests.
+export function smallStories(count = 400) {
+  const names = ['lily', 'tom', 'mia', 'ben', 'sue'], things = ['ball', 'kite', 'cat', 'box', 'tree'];
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const n = names[i % names.length], t = things[(i * 3) % things.length];
+    out.push(`Once upon a time, ${n} had a ${t}. ${n} played with the ${t} every day. One day, the ${t} was lost. ` +
+      `${n} looked and looked. "Where is my ${t}?" ${n} said. Then ${n} found it under the bed. ${n} was happy.`);
+  }
+  return out.join('\n<|endoftext|>\n');
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Measures story training in the page (not a test): the default MyTransformer(2002), batch 64 x 32, on
+// the built-in stories, cross-origin isolated (threaded build) with the page's thread count. Usage:
+// node tests/web/measure-story-steps.mjs [steps=60]. Prints seconds per step and 1000 steps extrapolated.
+import { startLab, launch, openPage, waitForModule, panelState } from './lab-browser.mjs';
+
+const steps = Number(process.argv[2] || 60);
+const lab = await startLab({ isolation: true });
+const browser = await launch();
+try {
+  const { page } = await openPage(browser.context);
+  await page.goto(`${lab.url}?corpus=http://127.0.0.1:9/none&c1.steps=${steps}#C`);
+  const info = await waitForModule(page);
+  await page.evaluate(() => window.lab.corpus.useBuiltin());
+  await page.locator('.trainer[data-slot="stories-diffusion"] button', { hasText: 'Start' }).click();
+  const marks = [];
+  for (;;) {
+    const s = await panelState(page, 'stories-diffusion');
+    marks.push([performance.now(), s.step]);
+    if (s.state === 'done') break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const from = marks.find(([, step]) => step >= 5);
+  const [t1, s1] = marks.at(-1);
+  const perStep = (t1 - from[0]) / 1000 / (s1 - from[1]);
+  const stats = await page.locator('.trainer[data-slot="stories-diffusion"] .stats').textContent();
+  console.log(`build: ${info.build}, threads: ${info.module.threads}`);
+  console.log(`steps ${from[1]}..${s1}: ${perStep.toFixed(3)} s per step -> 1000 steps ~ ${(perStep * 1000 / 60).toFixed(1)} min`);
+  console.log(`last stats: ${stats}`);
+} finally {
+  await browser.close();
+  await lab.close();
+}

@@ -1,0 +1,54 @@
+// The lab loads in Chromium with no console errors, cross-origin isolated (threaded wasm build) and not
+// (single-threaded build), from web/ as it is and from the static build; every section draws its views.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+
+import { build } from '../../web/build.mjs';
+import { startLab, launch, openPage, waitForModule, waitForViews, startTextServer, smallStories } from './lab-browser.mjs';
+
+async function visitEverySection(page) {
+  for (const section of ['A', 'B', 'C', 'D']) {
+    await page.evaluate((s) => (location.hash = `#${s}`), section);
+    await waitForViews(page, section);
+    const errors = await page.$$eval(`#section-${section} .card .status.error`, (nodes) => nodes.map((n) => n.textContent));
+    assert.deepEqual(errors, [], `section ${section} shows errors`);
+  }
+}
+
+async function loads({ isolation, dir }) {
+  const corpus = await startTextServer(smallStories());
+  const lab = await startLab({ isolation, dir });
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(browser.context);
+    await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
+    const info = await waitForModule(page);
+    assert.equal(info.crossOriginIsolated, isolation);
+    assert.equal(info.build, isolation ? 'threaded' : 'single-threaded', info.banner);
+    assert.equal(info.module.threaded, isolation);
+    if (isolation) assert.ok(info.module.threads >= 2, `threads: ${info.module.threads}`);
+    await visitEverySection(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await lab.close();
+    await corpus.close();
+  }
+}
+
+test('the lab loads cross-origin isolated and runs the threaded build, with no console errors', () => loads({ isolation: true }));
+
+test('the lab loads without isolation and runs the single-threaded build, with no console errors', () => loads({ isolation: false }));
+
+test('the static build (npm run build) works without COOP/COEP headers', async () => {
+  const out = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-dist-'));
+  try {
+    await build(out);
+    await loads({ isolation: false, dir: out });
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,261 @@
+// Types of the Tinyformer WebAssembly module as the page, its worker and the Node tests see it: the
+// hand-written wrapper wasm/tinyformer.js (copied to web/wasm/ by scripts/build-wasm.sh) over the Embind
+// bindings. Everything returned is plain JS data copied out of wasm memory (fresh Float32Arrays, never
+// views that go stale when memory grows); the only objects that hold wasm memory are Model and Run, which
+// must be released with delete(). C++ errors arrive as TinyformerError carrying the C++ message; the
+// object that threw stays usable. Config objects use the C++ JSON field names (snake_case), the same JSON
+// that checkpoints store, so a config read from a checkpoint can be passed back unchanged.
+
+// ---------------------------------------------------------------- loading
+
+export interface LoadOptions {
+  // 'auto' (default): the pthreads build when the page is cross-origin isolated (SharedArrayBuffer
+  // available) or in Node; else the single-threaded build. true / false force one (true throws when
+  // threads are impossible here).
+  threads?: 'auto' | boolean;
+  // Folder holding tinyformer-st.mjs/.wasm and tinyformer-mt.mjs/.wasm/.worker.js. Default: the folder of
+  // the wrapper module itself (web/wasm/ after scripts/build-wasm.sh).
+  baseUrl?: string | URL;
+  // The .wasm bytes, when the caller already has them (Node reads them with fs itself when absent).
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  // Emscripten's hook: where a file the module asks for (e.g. "tinyformer-mt.wasm") lives.
+  locateFile?: (path: string, prefix: string) => string;
+  // Threaded build: worker threads started up front (default min(hardwareConcurrency, 8), at least 2).
+  poolSize?: number;
+}
+
+// Loads and starts one build. Each call makes a new, independent module instance.
+export function loadTinyformer(options?: LoadOptions): Promise<Tinyformer>;
+
+// A C++ tf::Error (or other C++ exception) crossing into JS: `message` is the C++ what().
+export class TinyformerError extends Error {
+  name: 'TinyformerError';
+}
+
+// ---------------------------------------------------------------- plain data
+
+// A copied array with its shape, row-major (e.g. attention of one layer: shape [heads, T, T]).
+export interface TensorData {
+  data: Float32Array;
+  shape: number[];
+}
+
+// A course figure (section A and friends): named arrays to draw and named numbers / JSON to print.
+export interface Figure {
+  values: Record<string, any>;
+  arrays: Record<string, TensorData>;
+}
+
+export type TaskName = 'toy' | 'sort' | 'stories';
+export type ModelKind = 'notalking' | 'withposition' | 'transformer' | 'sorter';
+
+export interface ModelConfig {
+  kind: ModelKind;
+  vocab: number;
+  dim: number;
+  heads: number;
+  layers: number;          // MyTransformer blocks
+  max_length: number;
+  causal: boolean;         // left-to-right (GPT-style) attention
+  rotary: boolean;         // rotary positions instead of a learned position table
+  encoder_layers: number;  // sorter only
+  decoder_layers: number;  // sorter only
+}
+
+export interface TrainConfig {
+  task: TaskName;
+  model: ModelConfig;
+  steps: number;       // the run's planned length (one-cycle is defined over it; step() may go past it)
+  batch: number;
+  seq_len: number;     // stories: tokens per window
+  optimizer: 'adam' | 'adamw' | 'sgd';
+  lr: number;
+  weight_decay: number;
+  momentum: number;
+  schedule: 'constant' | 'onecycle' | 'cosine';
+  pct_start: number;
+  warmup: number;
+  clip: number;        // max gradient norm, 0 = none
+  seed: number;
+}
+
+// What createRun accepts: the task's course defaults (Tinyformer.defaultConfig) overlaid with the fields
+// given, model fields included. For stories, model.vocab is set from the corpus's vocabulary.
+export type TrainConfigInput = { task: TaskName; model?: Partial<ModelConfig> } & Partial<Omit<TrainConfig, 'task' | 'model'>>;
+
+// Story text for the stories task: vocabulary and training windows from `train`; validation windows from
+// `valid`, or from the last 5 % of `train` when absent. topWords: vocabulary size before <unk> and _.
+export interface StoryText {
+  train: string;
+  valid?: string;
+  topWords?: number;
+}
+
+// Token input: a string in the model's vocabulary ("the _ is alive", "once upon a _", "7 2 9 0 4 4 1 8 3 6";
+// "_" is the mask; story words outside the vocabulary become <unk>, toy/sort words must exist) or ids.
+export type TokenInput = string | number[] | Int32Array;
+
+export interface CheckpointInfo {
+  config: ModelConfig;
+  train?: TrainConfig;       // present when the file holds a training run
+  task?: TaskName;
+  step: number;
+  vocab: string[];           // empty when the file stores none
+  parameters: number;        // total parameter count
+  resumable: boolean;        // holds optimizer state (loadRun works)
+  metadata: Record<string, string>;
+}
+
+// ---------------------------------------------------------------- the module
+
+export interface Tinyformer {
+  readonly version: string;
+  readonly threaded: boolean;  // the pthreads build is running
+  readonly simd: boolean;      // wasm SIMD (always true: both builds use it)
+  readonly maxThreads: number; // the most setThreads accepts (1 in the single-threaded build)
+
+  setThreads(n: number): void;  // 1..maxThreads; kernels split work over this many threads
+  threads(): number;
+
+  liveHandles(): number;   // Model/Run objects (C++ side) not yet deleted; back to its old value after delete()
+  memoryBytes(): number;   // wasm linear memory size (HEAPU8.length)
+  poolBytes(): { live: number; cached: number };  // the core's tensor allocator
+
+  // The course's settings for a task and model family (toy: MyTransformer(14, 32, 1, 1), Adam 1e-3,
+  // batch 64, 1500 steps; sort: the sorter, AdamW, one-cycle; stories: MyTransformer(2002)).
+  defaultConfig(task: TaskName, kind?: ModelKind): TrainConfig;
+
+  // The built-in story corpus (deterministic for a seed): whole stories until at least `bytes` bytes.
+  // Seed 1 is the default training text, seed 2 the validation text.
+  builtinStories(seed?: number, bytes?: number): string;
+  // The course's word tokenizer. 'corpus' (default): <|endoftext|> separates; 'prompt': "_" is a token.
+  tokenize(text: string, mode?: 'corpus' | 'prompt'): string[];
+
+  // A new training run (parameters drawn from config.seed). Stories need their text.
+  createRun(config: TrainConfigInput, text?: StoryText): Run;
+  // Resumes a run from a checkpoint with optimizer state: the same losses it would have had. Stories need
+  // the text it was trained on (the vocabulary comes from the checkpoint).
+  loadRun(bytes: Uint8Array, text?: StoryText): Run;
+  // A model from any checkpoint (weights only is enough), for viewing and writing.
+  loadModel(bytes: Uint8Array): Model;
+  inspectCheckpoint(bytes: Uint8Array): CheckpointInfo;
+
+  // ---- section A figures (small random pieces with the project's generator) ----
+  // A1: arrays encoding [positions, dim], similarity [positions, positions].
+  positionalEncoding(options?: { positions?: number; dim?: number }): Figure;
+  // A3, A4, A6, A7, A8: arrays x, scores, weights, output, weights_cold, weights_hot, causal_mask,
+  // weights_causal, weights_padding, heads [heads, T, T]; values row_sums, permutation, permutation_gap,
+  // fused_kernel_gap, multihead_parameters. Default sentence "the cat sat on the mat".
+  attentionWalkthrough(options?: { sentence?: string | string[]; dModel?: number; dK?: number; heads?: number; seed?: number }): Figure;
+  // A5: arrays dims, raw, scaled; value uniform = log(keys).
+  entropyVsDk(options?: { dims?: number[]; queries?: number; keys?: number; seed?: number }): Figure;
+  // A9: values per_position_gap, ffn_parameters, attention_parameters; arrays gelu_x, gelu_tanh, gelu_erf.
+  feedForwardCheck(options?: { dModel?: number; positions?: number; seed?: number }): Figure;
+  // A10: value gap (LayerNorm vs (x - mean) / std).
+  layerNormCheck(options?: { seed?: number }): Figure;
+  // A10: value update_norms (size of each block's residual update).
+  residualStream(options?: { positions?: number; dModel?: number; heads?: number; blocks?: number; seed?: number }): Figure;
+  // D7: 12 * layers * d^2.
+  blockParameterEstimate(layers: number, dim: number): number;
+}
+
+// ---------------------------------------------------------------- models and runs
+
+export interface AttentionResult {
+  tokens: string[];                        // labels of the positions
+  layers: TensorData[];                    // per layer [heads, T, T] (rows: query position)
+  rollout: TensorData | null;              // [T, T] (course D5); null for models without attention
+  logits: TensorData;                      // [T, V] of the same forward pass
+}
+
+export interface SorterAttention {
+  input: number[];                         // the 10 digits
+  output: number[];                        // the greedy answer
+  correct: boolean;
+  encoder: TensorData[];                   // per encoder layer [heads, S, S]
+  decoderSelf: TensorData[];               // per decoder layer [heads, T, T]
+  cross: TensorData[];                     // per decoder layer [heads, T, S] (rows: output step)
+  rollout: TensorData;                     // encoder rollout [S, S]
+}
+
+export interface WriteOptions {
+  prompt?: string;       // fixed tokens at the start
+  suffix?: string;       // fixed tokens at the end (infilling; diffusion models only)
+  sampler?: 'undiffuse' | 'greedy' | 'left-to-right';  // default: left-to-right for causal models, else undiffuse
+  steps?: number;        // undiffusing: T (default: length)
+  temperature?: number;  // default 1
+  topK?: number;         // left-to-right: 0 = whole vocabulary
+  length?: number;       // total tokens, prompt and suffix included (default 32, at most max_length)
+  count?: number;        // stories (default 5)
+  seed?: number;         // default 0
+}
+
+export interface WrittenStory {
+  text: string;
+  tokens: string[];
+  revealStep?: number[];  // undiffusing: per position, the step that revealed it (1 = first), 0 = fixed
+  networkCalls: number;
+}
+
+export interface ParameterReport {
+  rows: { name: string; shape: string; group: string; count: number }[];
+  groups: { group: string; count: number }[];  // embedding, attention, ffn, layernorm, output
+  total: number;
+}
+
+// A model held in wasm memory. delete() releases it; any call after delete() throws.
+export interface Model {
+  readonly config: ModelConfig;
+  readonly vocabulary: string[];   // token strings by id (empty when the checkpoint stored none)
+  readonly deleted: boolean;
+
+  encode(input: TokenInput): number[];          // ids in this model's vocabulary
+  decode(ids: number[] | Int32Array): string[];
+  // Token models: logits [B, T, V] for one input ([1, T, V]) or several of equal length.
+  logits(input: TokenInput | TokenInput[]): TensorData;
+  // Token models: softmax probabilities [T, V] for one input (the masked-diffusion page's guess).
+  probabilities(input: TokenInput, options?: { temperature?: number; forbidden?: number[] }): TensorData;
+  // Token models: the attention of every layer on one input, with the rollout.
+  attention(input: TokenInput): AttentionResult;
+  // Sorter: greedy decoding of ten digits with every attention map (course D2-D5).
+  sorterAttention(digits: number[] | string): SorterAttention;
+  // Sorter: gradient saliency [steps, S] of the greedy answer (course D6), rows summing to one.
+  saliency(digits: number[] | string): { output: number[]; saliency: TensorData };
+  sortDigits(digits: number[] | string): { input: number[]; output: number[]; correct: boolean };
+  // Toy models: the network's guess at position 2 for the page's three prompts beside GuessX0 (B1-B3).
+  toyGuesses(): { prompts: { prompt: string; network: number[]; exact: number[] }[]; max_abs_difference: number };
+  // Toy models: `count` sentences undiffused in `steps` steps: counts per sentence, nonsense fraction (B2, B3).
+  undiffuseCensus(options?: { count?: number; steps?: number; seed?: number }): {
+    sentences: number; steps: number; counts: Record<string, number>; nonsense_fraction: number; network_calls: number;
+  };
+  // Token models with a vocabulary: stories by undiffusing or left to right (course C2, C3, C7, C8).
+  write(options?: WriteOptions): { sampler: string; stories: WrittenStory[] };
+  parameters(): ParameterReport;
+  // A safetensors checkpoint (weights, config, vocabulary; a Run adds optimizer state, step and RNG).
+  checkpoint(): Uint8Array;
+  delete(): void;
+}
+
+export interface StepResult {
+  losses: Float32Array;     // one per step taken, the course's figure (per token on stories)
+  step: number;             // steps done after these
+  lr: number;               // learning rate of the last step
+  seconds: number;          // wall time of these steps
+  tokensPerSecond: number;
+  gflopsPerSecond: number;  // matrix and attention work (the core's flop count) per second
+}
+
+export interface Run extends Model {
+  readonly trainConfig: TrainConfig;
+  readonly task: TaskName;
+  readonly stepsDone: number;
+  step(n?: number): StepResult;              // n >= 1 (default 1); a non-finite loss throws
+  validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks
+  // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
+  // accuracy on 2000 fresh inputs, stories validation loss.
+  evaluate(seed?: number): any;
+  // Parameters from a checkpoint (course C10: diffusion from a causal model); optimizer state stays fresh.
+  loadWeights(bytes: Uint8Array): void;
+  // Course C10: switch the transformer's attention between causal and full.
+  setCausal(causal: boolean): void;
+}

@@ -1,0 +1,328 @@
+// The Tinyformer WebAssembly module for the page, its worker and Node: the only JS that imports the emcc
+// output. It picks the threaded or single-threaded build, owns every Embind object (Model / Run wrap one
+// Handle each and free it in delete(); liveHandles() counts what is left), copies arrays out of wasm
+// memory, and rethrows C++ errors as TinyformerError. Types: tinyformer.d.ts. Node needs three things
+// emcc 3.1.6 does not do for an ES module: require/__dirname globals, the .wasm bytes read with fs (its
+// fetch() cannot read files), and the pthread worker script as .cjs (a .js file under a package.json with
+// "type": "module" would be loaded as an ES module and fail).
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+
+export class TinyformerError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'TinyformerError';
+  }
+}
+
+// Calls into wasm: a C++ error (an Error the bindings named "TinyformerError") becomes our class.
+function guard(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof Error && e.name === 'TinyformerError' && !(e instanceof TinyformerError)) throw new TinyformerError(e.message);
+    throw e;
+  }
+}
+
+function fail(message) {
+  throw new TinyformerError(message);
+}
+
+function threadsPossible() {
+  if (isNode) return true;
+  return typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
+}
+
+function chooseThreaded(choice) {
+  if (choice === 'auto' || choice === undefined) return threadsPossible();
+  if (choice === true && !threadsPossible())
+    fail('the threaded build needs SharedArrayBuffer: serve the page cross-origin isolated (COOP/COEP headers)');
+  if (typeof choice !== 'boolean') fail(`threads must be 'auto', true or false, got ${String(choice)}`);
+  return choice;
+}
+
+function hardwareThreads() {
+  return (typeof navigator === 'object' && navigator.hardwareConcurrency) || 4;
+}
+
+function folderUrl(baseUrl) {
+  const url = new URL(baseUrl ?? '.', import.meta.url);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+// What the emcc factory needs in Node (see the header).
+async function nodeModuleOptions(base, name) {
+  const { createRequire } = await import('node:module');
+  const { fileURLToPath } = await import('node:url');
+  const { readFile } = await import('node:fs/promises');
+  globalThis.require ??= createRequire(base);
+  globalThis.__dirname ??= fileURLToPath(base);
+  globalThis.__filename ??= fileURLToPath(new URL(`${name}.mjs`, base));
+  return {
+    locateFile: (path) => fileURLToPath(new URL(path.replace(/\.worker\.js$/, '.worker.cjs'), base)),
+    wasmBinary: await readFile(new URL(`${name}.wasm`, base)),
+  };
+}
+
+export async function loadTinyformer(options = {}) {
+  const threaded = chooseThreaded(options.threads ?? 'auto');
+  const name = threaded ? 'tinyformer-mt' : 'tinyformer-st';
+  const base = folderUrl(options.baseUrl);
+  const poolSize = threaded ? Math.max(1, Math.floor(options.poolSize ?? Math.min(8, Math.max(2, hardwareThreads())))) : 0;
+  const moduleOptions = isNode ? await nodeModuleOptions(base, name) : { locateFile: (path) => new URL(path, base).href };
+  if (options.locateFile) moduleOptions.locateFile = options.locateFile;
+  if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
+  moduleOptions.poolSize = poolSize;
+  const { default: factory } = await import(new URL(`${name}.mjs`, base).href);
+  const wasm = await factory(moduleOptions);
+  if (isNode && threaded) {
+    // Idle pthread workers must not keep Node's event loop (and a test run) alive.
+    for (const w of wasm.PThread.unusedWorkers) w.unref();
+  }
+  const lab = new Tinyformer(wasm, threaded, poolSize);
+  if (threaded) lab.setThreads(Math.min(lab.maxThreads, hardwareThreads()));
+  return lab;
+}
+
+// ---------------------------------------------------------------- helpers
+
+function parseFigure(raw) {
+  return { values: JSON.parse(raw.values), arrays: raw.arrays };
+}
+
+function layersOf(figure, prefix) {
+  const out = [];
+  for (let i = 0; figure.arrays[`${prefix}.${i}`]; ++i) out.push(figure.arrays[`${prefix}.${i}`]);
+  return out;
+}
+
+function digitsOf(digits) {
+  if (typeof digits === 'string') return Int32Array.from(digits.trim().split(/[\s,]+/).filter(Boolean), Number);
+  if (Array.isArray(digits) || ArrayBuffer.isView(digits)) return Int32Array.from(digits);
+  fail('digits must be a string like "7 2 9 0 4 4 1 8 3 6" or an array of numbers');
+}
+
+function bytesOf(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  fail('checkpoint bytes must be a Uint8Array or an ArrayBuffer');
+}
+
+function mergeConfig(defaults, input) {
+  const { model = {}, ...rest } = input;
+  return { ...defaults, ...rest, model: { ...defaults.model, ...model } };
+}
+
+// ---------------------------------------------------------------- the module facade
+
+class Tinyformer {
+  #wasm;
+
+  constructor(wasm, threaded, poolSize) {
+    this.#wasm = wasm;
+    this.version = wasm.version();
+    this.threaded = threaded;
+    this.simd = true;
+    this.maxThreads = threaded ? poolSize : 1;
+  }
+
+  setThreads(n) {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxThreads)
+      fail(`setThreads: n must be an integer in 1..${this.maxThreads} (${this.threaded ? 'the worker pool' : 'single-threaded build'}), got ${n}`);
+    guard(() => this.#wasm.setThreads(n));
+  }
+  threads() {
+    return this.#wasm.threads();
+  }
+  liveHandles() {
+    return this.#wasm.liveHandles();
+  }
+  memoryBytes() {
+    return this.#wasm.HEAPU8.length;
+  }
+  poolBytes() {
+    return this.#wasm.poolBytes();
+  }
+
+  defaultConfig(task, kind = '') {
+    return JSON.parse(guard(() => this.#wasm.defaultConfig(String(task), String(kind))));
+  }
+  builtinStories(seed = 1, bytes = 4_000_000) {
+    return guard(() => this.#wasm.builtinStories(seed, bytes));
+  }
+  tokenize(text, mode = 'corpus') {
+    if (mode !== 'corpus' && mode !== 'prompt') fail(`tokenize: mode must be 'corpus' or 'prompt', got ${mode}`);
+    return JSON.parse(guard(() => this.#wasm.tokenize(String(text), mode === 'prompt')));
+  }
+
+  createRun(config, text) {
+    if (!config || typeof config.task !== 'string') fail('createRun needs a config with a task: toy, sort or stories');
+    const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), config);
+    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(merged), text ?? null)));
+  }
+  loadRun(bytes, text) {
+    const b = bytesOf(bytes);
+    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null)));
+  }
+  loadModel(bytes) {
+    const b = bytesOf(bytes);
+    return new Model(guard(() => this.#wasm.loadModel(b)));
+  }
+  inspectCheckpoint(bytes) {
+    const b = bytesOf(bytes);
+    return JSON.parse(guard(() => this.#wasm.inspectCheckpoint(b)));
+  }
+
+  positionalEncoding({ positions = 32, dim = 64 } = {}) {
+    return parseFigure(guard(() => this.#wasm.positionalEncoding(positions, dim)));
+  }
+  attentionWalkthrough({ sentence = 'the cat sat on the mat', dModel = 16, dK = 8, heads = 4, seed = 0 } = {}) {
+    const tokens = Array.isArray(sentence) ? sentence : String(sentence).trim().split(/\s+/);
+    return parseFigure(guard(() => this.#wasm.attentionWalkthrough(JSON.stringify(tokens), dModel, dK, heads, seed)));
+  }
+  entropyVsDk({ dims = [4, 8, 16, 32, 64, 128, 256, 512, 1024], queries = 256, keys = 32, seed = 0 } = {}) {
+    return parseFigure(guard(() => this.#wasm.entropyVsDk(JSON.stringify(dims), queries, keys, seed)));
+  }
+  feedForwardCheck({ dModel = 32, positions = 5, seed = 0 } = {}) {
+    return parseFigure(guard(() => this.#wasm.feedForwardCheck(dModel, positions, seed)));
+  }
+  layerNormCheck({ seed = 0 } = {}) {
+    return parseFigure(guard(() => this.#wasm.layerNormCheck(seed)));
+  }
+  residualStream({ positions = 8, dModel = 32, heads = 4, blocks = 6, seed = 0 } = {}) {
+    return parseFigure(guard(() => this.#wasm.residualStream(positions, dModel, heads, blocks, seed)));
+  }
+  blockParameterEstimate(layers, dim) {
+    return this.#wasm.blockParameterEstimate(layers, dim);
+  }
+}
+
+// ---------------------------------------------------------------- models and runs
+
+class Model {
+  #handle;
+
+  constructor(handle) {
+    this.#handle = handle;
+    this.config = JSON.parse(handle.configJson());
+    this.vocabulary = JSON.parse(handle.vocabularyJson());
+  }
+
+  get deleted() {
+    return this.#handle === null;
+  }
+  delete() {
+    if (this.#handle) this.#handle.delete();
+    this.#handle = null;
+  }
+
+  // The live Embind handle, or an error once delete() was called.
+  get _h() {
+    if (!this.#handle) fail('this model was deleted');
+    return this.#handle;
+  }
+
+  _ids(input) {
+    if (typeof input === 'string') return guard(() => this._h.encode(input));
+    if (Array.isArray(input) || input instanceof Int32Array) return Int32Array.from(input);
+    fail('token input must be a string or an array of ids');
+  }
+
+  encode(input) {
+    return Array.from(this._ids(input));
+  }
+  decode(ids) {
+    return JSON.parse(guard(() => this._h.decode(Int32Array.from(ids))));
+  }
+  logits(input) {
+    const many = Array.isArray(input) && input.length > 0 && typeof input[0] !== 'number';
+    const rows = (many ? input : [input]).map((x) => this._ids(x));
+    const T = rows[0].length;
+    if (rows.some((r) => r.length !== T)) fail('logits: every input must have the same number of tokens');
+    const flat = new Int32Array(rows.length * T);
+    rows.forEach((r, i) => flat.set(r, i * T));
+    return guard(() => this._h.logits(flat, rows.length));
+  }
+  probabilities(input, { temperature = 1, forbidden = [] } = {}) {
+    const ids = this._ids(input);
+    return guard(() => this._h.probabilities(ids, temperature, Int32Array.from(forbidden)));
+  }
+  attention(input) {
+    const ids = this._ids(input);
+    const f = parseFigure(guard(() => this._h.attention(ids)));
+    return { tokens: this.decode(ids), layers: layersOf(f, 'layer'), rollout: f.arrays.rollout ?? null, logits: f.arrays.logits };
+  }
+  sorterAttention(digits) {
+    const d = digitsOf(digits);
+    const f = parseFigure(guard(() => this._h.sorterAttention(d)));
+    return {
+      input: f.values.input, output: f.values.output, correct: f.values.correct,
+      encoder: layersOf(f, 'encoder'), decoderSelf: layersOf(f, 'decoder_self'), cross: layersOf(f, 'cross'),
+      rollout: f.arrays.rollout,
+    };
+  }
+  saliency(digits) {
+    const d = digitsOf(digits);
+    const f = parseFigure(guard(() => this._h.saliency(d)));
+    return { output: f.values.output, saliency: f.arrays.saliency };
+  }
+  sortDigits(digits) {
+    const r = this.sorterAttention(digits);
+    return { input: r.input, output: r.output, correct: r.correct };
+  }
+  toyGuesses() {
+    return JSON.parse(guard(() => this._h.toyGuesses()));
+  }
+  undiffuseCensus({ count = 1000, steps = 20, seed = 0 } = {}) {
+    return JSON.parse(guard(() => this._h.undiffuseCensus(count, steps, seed)));
+  }
+  write(options = {}) {
+    const r = JSON.parse(guard(() => this._h.write(JSON.stringify(options))));
+    return {
+      sampler: r.sampler,
+      stories: r.stories.map((s) => ({ text: s.text, tokens: s.tokens, revealStep: s.reveal_step, networkCalls: s.network_calls })),
+    };
+  }
+  parameters() {
+    return JSON.parse(guard(() => this._h.parameters()));
+  }
+  checkpoint() {
+    return guard(() => this._h.checkpoint());
+  }
+}
+
+class Run extends Model {
+  constructor(handle) {
+    super(handle);
+    this.trainConfig = JSON.parse(guard(() => handle.trainConfigJson()));
+    this.task = this.trainConfig.task;
+  }
+
+  get stepsDone() {
+    return this._h.stepsDone();
+  }
+  step(n = 1) {
+    const r = guard(() => this._h.step(n));
+    return {
+      losses: r.losses, step: r.step, lr: r.lr, seconds: r.seconds,
+      tokensPerSecond: r.seconds > 0 ? r.tokens / r.seconds : 0,
+      gflopsPerSecond: r.seconds > 0 ? (r.flops / r.seconds) * 1e-9 : 0,
+    };
+  }
+  validationLoss() {
+    return guard(() => this._h.validationLoss());
+  }
+  evaluate(seed = 123) {
+    return JSON.parse(guard(() => this._h.evaluate(seed)));
+  }
+  loadWeights(bytes) {
+    const b = bytesOf(bytes);
+    guard(() => this._h.loadWeights(b));
+  }
+  setCausal(causal) {
+    guard(() => this._h.setCausal(Boolean(causal)));
+    this.config = JSON.parse(this._h.configJson());
+  }
+}

@@ -1,0 +1,93 @@
+// The lab page: loads the wasm module in the worker, shows which build runs (threaded when the page is
+// cross-origin isolated), and shows one course section at a time (#A … #D), mounting its experiment
+// views the first time it is opened so a visit to A never pays for D.
+import { LabClient } from './client.js';
+import { Msg } from './protocol.js';
+import { Corpus } from './corpus.js';
+import { Models } from './models.js';
+import { SECTIONS } from './sections.js';
+import { card, el, field, showError } from './ui.js';
+
+const client = new LabClient();
+const ctx = { client, models: new Models(), corpus: new Corpus(client), module: null };
+const banner = document.getElementById('module-status');
+const mounted = new Set();
+
+function describeModule(info) {
+  const build = info.threaded ? `threaded build, ${info.threads} of ${info.maxThreads} threads` : 'single-threaded build';
+  const isolation = info.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (threads need COOP/COEP headers)';
+  return `WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
+}
+
+function threadPicker(info) {
+  if (info.maxThreads <= 1) return null;
+  const options = Array.from({ length: info.maxThreads }, (_, i) => [i + 1, String(i + 1)]);
+  const { wrap, input } = field('threads', { kind: 'select', value: info.threads, options });
+  input.addEventListener('change', async () => {
+    try {
+      ctx.module = await client.request(Msg.SET_THREADS, { threads: Number(input.value) });
+      banner.querySelector('.module-text').textContent = describeModule(ctx.module);
+    } catch (error) {
+      showError(banner.querySelector('.module-text'), error);
+    }
+  });
+  return wrap;
+}
+
+async function start() {
+  try {
+    const info = await client.request(Msg.INIT, { threads: 'auto' });
+    ctx.module = info;
+    document.body.dataset.build = info.build;
+    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), threadPicker(info) || '');
+  } catch (error) {
+    banner.classList.add('error');
+    banner.replaceChildren(el('span', { role: 'alert' }, `The lab cannot start: ${error.message}`));
+    document.body.dataset.build = 'failed';
+    throw error;
+  }
+}
+
+const ready = start();
+
+function mountSection(section, node) {
+  if (mounted.has(section.id)) return;
+  mounted.add(section.id);
+  for (const view of section.views) {
+    const c = card(view.id, view.title, view.text, view.key);
+    node.append(c.node);
+    ready.then(
+      () => Promise.resolve().then(() => view.mount(c, ctx)).catch((error) => showError(c.status, error)),
+      () => showError(c.status, new Error('The lab could not start: see the message at the top of the page.')));
+  }
+}
+
+function show() {
+  const id = (location.hash.match(/^#([A-D])/) || [null, 'A'])[1];
+  for (const section of SECTIONS) {
+    const node = document.getElementById(`section-${section.id}`);
+    const link = document.querySelector(`nav a[href="#${section.id}"]`);
+    const current = section.id === id;
+    node.hidden = !current;
+    if (current) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+    if (current) mountSection(section, node.querySelector('.views'));
+  }
+  document.title = `Tinyformer lab: ${SECTIONS.find((s) => s.id === id).title}`;
+}
+
+function buildPage() {
+  const nav = document.querySelector('nav ul');
+  const main = document.querySelector('main');
+  for (const section of SECTIONS) {
+    nav.append(el('li', {}, el('a', { href: `#${section.id}` }, el('span', { class: 'exp-id' }, section.id), ` ${section.title}`)));
+    main.append(el('section', { id: `section-${section.id}`, hidden: true, 'aria-labelledby': `heading-${section.id}` },
+      el('h2', { id: `heading-${section.id}` }, `${section.id}. ${section.title}`),
+      el('p', { class: 'lead' }, section.text), el('div', { class: 'views' })));
+  }
+  window.addEventListener('hashchange', show);
+  show();
+}
+
+buildPage();
+window.lab = ctx;  // for the browser tests and the curious

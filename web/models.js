@@ -1,0 +1,25 @@
+// What the page knows about the models in the worker's slots (config, steps done, training state), with a
+// 'change' event so the views that look inside a model refresh when it is trained, restored or loaded.
+export class Models extends EventTarget {
+  constructor() {
+    super();
+    this.map = new Map();
+  }
+
+  get(slot) {
+    return this.map.get(slot) || null;
+  }
+
+  set(slot, info) {
+    this.map.set(slot, { ...this.map.get(slot), ...info });
+    this.dispatchEvent(new CustomEvent('change', { detail: { slot, info: this.map.get(slot) } }));
+  }
+
+  // Calls `listener(info)` whenever the model in `slot` is ready to look at (not in the middle of training).
+  onReady(slot, listener) {
+    this.addEventListener('change', (event) => {
+      const { info } = event.detail;
+      if (event.detail.slot === slot && !['training', 'starting', 'empty'].includes(info.state)) listener(info);
+    });
+  }
+}

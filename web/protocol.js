@@ -1,0 +1,61 @@
+// The lab's worker protocol: the page posts {type, id, ...payload}; the worker answers every request with
+// exactly one reply {type, id, ok, result | error} and, for training, any number of progress messages
+// {type: PROGRESS, id, result} before it. Models and runs live in the worker under a `slot` name chosen by
+// the page ("toy-transformer", "stories-causal", ...), so wasm handles never cross the thread boundary.
+
+export const Msg = Object.freeze({
+  INIT: 'init',                 // {threads?: 'auto'|boolean, poolSize?} -> module info
+  SET_THREADS: 'set-threads',   // {threads} -> module info
+  FIGURE: 'figure',             // {name, options} -> {values, arrays}; name from FIGURES
+  ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2
+  DEFAULT_CONFIG: 'default-config',  // {task, kind?} -> TrainConfig
+  SET_CORPUS: 'set-corpus',     // {text, source} -> {bytes, source}; the text stories train on
+  BUILTIN_CORPUS: 'builtin-corpus',  // {bytes?} -> {text}; the embedded stories (seed 1)
+  CREATE_RUN: 'create-run',     // {slot, config} -> run info; stories use the corpus set before
+  LOAD_RUN: 'load-run',         // {slot, bytes} -> run info; a file without optimizer state loads as a model
+  LOAD_WEIGHTS: 'load-weights', // {slot, from} -> run info; slot's run takes from's weights, attention full (C10)
+  INSPECT: 'inspect',           // {bytes} -> CheckpointInfo
+  DROP: 'drop',                 // {slot} -> {dropped}; deletes the slot's Model/Run
+  TRAIN: 'train',               // {slot, until} -> {state: finished|paused|stopped, step}; PROGRESS per chunk
+                                //   (StepResult of the chunk + threads, memoryBytes)
+  PAUSE: 'pause',               // {slot} -> {paused}; the TRAIN request then answers {state: 'paused'}
+  STOP: 'stop',                 // {slot} -> {stopped}; the TRAIN request then answers {state: 'stopped'}
+  CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
+  CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
+  EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
+  PROGRESS: 'progress',         // worker -> page only
+});
+
+// The Model / Run methods the page may call through Msg.CALL (everything else stays inside the worker).
+export const MODEL_METHODS = Object.freeze([
+  'encode', 'decode', 'logits', 'attention', 'sorterAttention', 'saliency', 'sortDigits', 'toyGuesses',
+  'undiffuseCensus', 'write', 'parameters', 'validationLoss', 'evaluate',
+]);
+
+// The Tinyformer figure functions the page may ask for through Msg.FIGURE.
+export const FIGURES = Object.freeze([
+  'positionalEncoding', 'attentionWalkthrough', 'entropyVsDk', 'feedForwardCheck', 'layerNormCheck',
+  'residualStream',
+]);
+
+// A reply: ok with a result, or not ok with an error message (never both).
+export function reply(type, id, result) {
+  return { type, id, ok: true, result };
+}
+
+export function failure(type, id, error) {
+  const message = error && error.message ? error.message : String(error);
+  return { type, id, ok: false, error: message };
+}
+
+// Every ArrayBuffer inside a result, so postMessage can move instead of copy (Float32Array results of
+// figures and attention maps can be megabytes).
+export function transferables(value, found = new Set()) {
+  if (value instanceof ArrayBuffer) found.add(value);
+  else if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);  // never a SharedArrayBuffer
+  } else if (Array.isArray(value)) value.forEach((v) => transferables(v, found));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => transferables(v, found));
+  return [...found];
+}
+

@@ -1,0 +1,289 @@
+// One training run on the page: its settings (kept in the URL), start / pause / resume / stop, live step,
+// loss, tokens/s, GFLOP/s and threads, a progress bar, the loss curve on a shared LossChart, automatic
+// checkpoints in IndexedDB (restored on reload: the run resumes where it was), and download / upload of
+// .safetensors checkpoints (one trained by the CLI on a GPU is used at once). The worker does the work.
+import { Msg } from './protocol.js';
+import { store } from './store.js';
+import { readSetting, writeSetting } from './url-state.js';
+import { el, button, field, readField, showError, fmt } from './ui.js';
+
+const AUTOSAVE_MS = 15_000;
+
+// Settings the panel can show: label, where the value lives in a TrainConfig, input kind.
+const FIELDS = {
+  dim: { label: 'dim', get: (c) => c.model.dim, set: (c, v) => (c.model.dim = v), min: 2, step: 2 },
+  heads: { label: 'heads', get: (c) => c.model.heads, set: (c, v) => (c.model.heads = v), min: 1 },
+  layers: { label: 'blocks', get: (c) => c.model.layers, set: (c, v) => (c.model.layers = v), min: 1 },
+  sorterLayers: {
+    label: 'blocks (enc = dec)', get: (c) => c.model.encoder_layers,
+    set: (c, v) => ((c.model.encoder_layers = v), (c.model.decoder_layers = v)), min: 1,
+  },
+  steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), min: 1 },
+  lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), min: 0, step: 'any' },
+  batch: { label: 'batch', get: (c) => c.batch, set: (c, v) => (c.batch = v), min: 1 },
+  seed: { label: 'seed', get: (c) => c.seed, set: (c, v) => (c.seed = v), min: 0 },
+  causal: { label: 'causal (left to right)', kind: 'checkbox', get: (c) => c.model.causal, set: (c, v) => (c.model.causal = v) },
+  rotary: { label: 'rotary positions', kind: 'checkbox', get: (c) => c.model.rotary, set: (c, v) => (c.model.rotary = v) },
+};
+
+export class TrainingPanel {
+  // options: slot, name (legend), task, kind, fields, overrides (changes to the course defaults), urlKey,
+  // chart (LossChart), needsCorpus, causalRequired (uploads), adjustConfig(config) and afterCreate(info)
+  // (course C10: a run that starts from another model's weights).
+  constructor(ctx, options) {
+    this.ctx = ctx;
+    this.o = options;
+    this.state = 'empty';  // empty | starting | training | paused | done | stopped | loaded (weights only)
+    this.losses = [];
+    this.lastSave = 0;
+    this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
+  }
+
+  // Builds the controls from the course defaults, then restores a saved run if there is one.
+  async init() {
+    const defaults = await this.ctx.client.request(Msg.DEFAULT_CONFIG, { task: this.o.task, kind: this.o.kind });
+    (this.o.overrides || (() => {}))(defaults);
+    this.defaults = defaults;
+    this.render();
+    await this.restore();
+  }
+
+  render() {
+    this.inputs = {};
+    const settings = el('fieldset', { class: 'settings' }, el('legend', {}, `${this.o.name}: settings`));
+    for (const key of this.o.fields) {
+      const f = FIELDS[key];
+      const fromUrl = readSetting(`${this.o.urlKey}.${key}`);
+      const base = f.get(this.defaults);
+      const value = fromUrl === null ? base : f.kind === 'checkbox' ? fromUrl === '1' : Number(fromUrl);
+      const { wrap, input } = field(f.label, { kind: f.kind || 'number', value, min: f.min, step: f.step, name: key });
+      input.addEventListener('change', () => this.settingChanged(key, input));
+      this.inputs[key] = input;
+      settings.append(wrap);
+    }
+    this.buttons = {
+      start: button('Start', () => this.start(), { class: 'primary' }),
+      pause: button('Pause', () => this.pause()),
+      resume: button('Resume', () => this.resume()),
+      stop: button('Stop', () => this.stop()),
+      download: button('Download .safetensors', () => this.download()),
+      upload: button('Upload .safetensors…', () => this.filePicker.click()),
+    };
+    this.filePicker = el('input', { type: 'file', accept: '.safetensors', hidden: true, 'aria-label': 'checkpoint file' });
+    this.filePicker.addEventListener('change', () => this.upload(this.filePicker.files[0]));
+    this.stats = el('dl', { class: 'stats' });
+    this.progress = el('progress', { max: 1, value: 0, 'aria-label': `${this.o.name} training progress` });
+    this.status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+    this.node.replaceChildren(settings, el('div', { class: 'buttons' }, ...Object.values(this.buttons), this.filePicker),
+      this.progress, this.stats, this.status);
+    this.showStats({});
+    this.setState(this.state);
+  }
+
+  settingChanged(key, input) {
+    const value = readField(input);
+    if (input.type === 'number' && !(Number.isFinite(value) && value >= (FIELDS[key].min ?? -Infinity))) {
+      showError(this.status, new Error(`${FIELDS[key].label} must be a number${FIELDS[key].min !== undefined ? ` ≥ ${FIELDS[key].min}` : ''}`));
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    this.status.replaceChildren();
+    this.status.classList.remove('error');
+    const shown = input.type === 'checkbox' ? (value ? '1' : '0') : value;
+    const base = FIELDS[key].get(this.defaults);
+    writeSetting(`${this.o.urlKey}.${key}`, shown, input.type === 'checkbox' ? (base ? '1' : '0') : base);
+    if (key === 'steps') this.setState(this.state);
+  }
+
+  // The TrainConfig the settings describe (throws a readable error for a bad value).
+  config() {
+    const c = structuredClone(this.defaults);
+    for (const [key, input] of Object.entries(this.inputs)) {
+      const value = readField(input);
+      if (input.type === 'number' && !Number.isFinite(value)) throw new Error(`${FIELDS[key].label} must be a number`);
+      FIELDS[key].set(c, value);
+    }
+    return c;
+  }
+
+  targetSteps() {
+    const steps = this.inputs.steps ? readField(this.inputs.steps) : this.defaults.steps;
+    return Number.isFinite(steps) && steps >= 1 ? Math.floor(steps) : this.defaults.steps;
+  }
+
+  setState(state, info = {}) {
+    this.state = state;
+    const b = this.buttons;
+    if (b) {
+      b.start.disabled = state === 'training' || state === 'starting';
+      b.start.textContent = state === 'empty' ? 'Start' : 'New run';
+      b.pause.disabled = state !== 'training';
+      b.stop.disabled = state !== 'training' && state !== 'paused';
+      b.resume.disabled = !(state === 'paused' || (state === 'done' && this.stepsDone < this.targetSteps()));
+      b.download.disabled = state === 'empty';
+      b.upload.disabled = state === 'training' || state === 'starting';
+      this.node.dataset.state = state;
+    }
+    this.ctx.models.set(this.o.slot, { state, stepsDone: this.stepsDone, ...info });
+  }
+
+  showStats(p) {
+    const avg = this.o.chart.lastAverage(this.o.name);
+    const items = [
+      ['step', this.stepsDone === undefined ? '–' : `${this.stepsDone} / ${this.targetSteps()}`],
+      [`loss (last ${this.o.chart.window})`, fmt(avg, 4)], ['tokens/s', fmt(p.tokensPerSecond, 3)],
+      ['GFLOP/s', fmt(p.gflopsPerSecond, 3)], ['threads', p.threads ?? this.ctx.module?.threads ?? '–'],
+    ];
+    this.stats.replaceChildren(...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
+    this.node.dataset.loss = avg === null ? '' : String(avg);
+    this.node.dataset.step = String(this.stepsDone ?? 0);
+    this.progress.max = this.targetSteps();
+    this.progress.value = this.stepsDone ?? 0;
+  }
+
+  async guard(work) {
+    this.status.classList.remove('error');
+    try {
+      return await work();
+    } catch (error) {
+      showError(this.status, error);
+      return undefined;
+    }
+  }
+
+  async start() {
+    await this.guard(async () => {
+      const config = this.o.adjustConfig ? this.o.adjustConfig(this.config()) : this.config();
+      if (this.o.needsCorpus) await this.ctx.corpus.ready();
+      let info = await this.ctx.client.request(Msg.CREATE_RUN, { slot: this.o.slot, config });
+      if (this.o.afterCreate) info = await this.o.afterCreate(info);
+      this.losses = [];
+      this.o.chart.setLosses(this.o.name, []);
+      this.stepsDone = 0;
+      this.status.textContent = `New run: ${fmt(info.parameters)} parameters.`;
+      this.setState('starting', info);
+      await this.store();
+      await this.train();
+    });
+  }
+
+  async resume() {
+    this.status.replaceChildren();
+    await this.guard(() => this.train());
+  }
+
+  async train() {
+    this.setState('training');
+    this.started = performance.now();
+    try {
+      const result = await this.ctx.client.request(Msg.TRAIN, { slot: this.o.slot, until: this.targetSteps() },
+        { onProgress: (p) => this.onProgress(p) });
+      this.stepsDone = result.step ?? this.stepsDone;
+      this.setState(result.state === 'finished' ? 'done' : result.state);
+    } catch (error) {
+      this.setState('paused');
+      throw error;
+    } finally {
+      this.showStats(this.lastProgress || {});
+      await this.store();
+    }
+  }
+
+  onProgress(p) {
+    for (const v of p.losses) this.losses.push(v);
+    this.o.chart.addLosses(this.o.name, p.losses);
+    this.stepsDone = p.step;
+    this.lastProgress = p;
+    this.showStats(p);
+    if (performance.now() - this.lastSave > AUTOSAVE_MS) this.store();
+  }
+
+  async pause() {
+    await this.guard(() => this.ctx.client.request(Msg.PAUSE, { slot: this.o.slot }));
+  }
+
+  async stop() {
+    if (this.state === 'paused') {
+      this.setState('stopped');
+      await this.store();
+      return;
+    }
+    await this.guard(() => this.ctx.client.request(Msg.STOP, { slot: this.o.slot }));
+  }
+
+  // Saves the run (checkpoint bytes and loss history) so a reload resumes it.
+  async store() {
+    this.lastSave = performance.now();
+    await this.guard(async () => {
+      const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
+      await store.put('runs', this.o.slot, {
+        bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),
+      });
+      this.node.dataset.saved = String(step);
+    });
+  }
+
+  async restore() {
+    const saved = await store.get('runs', this.o.slot);
+    if (!saved) return;
+    await this.guard(async () => {
+      if (this.o.needsCorpus) {
+        this.status.textContent = `A saved run (step ${saved.step}) waits for the story text…`;
+        await this.ctx.corpus.ready();
+      }
+      const info = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes: saved.bytes });
+      this.losses = Array.from(saved.losses || []);
+      this.o.chart.setLosses(this.o.name, this.losses);
+      this.stepsDone = info.stepsDone ?? saved.step;
+      const state = !info.isRun ? 'loaded' : saved.state === 'stopped' ? 'stopped' : this.stepsDone >= this.targetSteps() ? 'done' : 'paused';
+      this.status.textContent = `Restored the run saved at step ${this.stepsDone}.`;
+      this.setState(state, info);
+      this.showStats({});
+    });
+  }
+
+  async download() {
+    await this.guard(async () => {
+      const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+      const a = el('a', { href: url, download: `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    });
+  }
+
+  async upload(file) {
+    this.filePicker.value = '';
+    if (!file) return;
+    await this.guard(async () => {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const info = await this.ctx.client.request(Msg.INSPECT, { bytes: bytes.slice() });
+      this.checkKind(info, file.name);
+      if (this.o.needsCorpus) await this.ctx.corpus.ready();
+      const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes });
+      this.losses = [];
+      this.o.chart.setLosses(this.o.name, []);
+      this.stepsDone = loaded.stepsDone ?? info.step;
+      this.status.textContent = `Loaded ${file.name}: ${fmt(loaded.parameters)} parameters, step ${info.step}` +
+        (loaded.isRun ? ' (training can go on).' : ' (weights only: look inside it and write with it).');
+      this.setState(loaded.isRun ? (this.stepsDone >= this.targetSteps() ? 'done' : 'paused') : 'loaded', loaded);
+      this.showStats({});
+      await this.store();
+    });
+  }
+
+  checkKind(info, name) {
+    const kind = info.config.kind;
+    const want = this.o.kind || (this.o.task === 'sort' ? 'sorter' : 'transformer');
+    const task = info.task || (info.train && info.train.task);
+    if (kind !== want || (task && task !== this.o.task)) {
+      throw new Error(`${name} holds a ${kind}${task ? ` trained on ${task}` : ''}; this panel needs a ${want} for ${this.o.task}`);
+    }
+    if (this.o.causalRequired !== undefined && info.config.causal !== this.o.causalRequired) {
+      throw new Error(`${name} is ${info.config.causal ? 'a causal' : 'a diffusion'} model; load it in the ${info.config.causal ? 'left-to-right' : 'diffusion'} panel`);
+    }
+  }
+}

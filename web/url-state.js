@@ -1,0 +1,13 @@
+// Settings kept in the page's URL (?b3.steps=3000&c1.rotary=1#C) so a run can be shared by its link.
+// Only values that differ from the defaults are written; the hash keeps naming the section.
+export function readSetting(key) {
+  return new URLSearchParams(location.search).get(key);
+}
+
+export function writeSetting(key, value, defaultValue) {
+  const params = new URLSearchParams(location.search);
+  if (value === undefined || value === null || String(value) === String(defaultValue)) params.delete(key);
+  else params.set(key, String(value));
+  const query = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+}

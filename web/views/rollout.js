@@ -1,0 +1,27 @@
+// D5: attention rollout. Average the heads, add the residual path (0.5·A + 0.5·I, rows renormalised) and
+// multiply through the encoder layers: how much each input position ends up feeding each position.
+import { heatmap, meanOver } from '../heatmap.js';
+import { button, grid } from '../ui.js';
+import { SORTER } from './sorter-training.js';
+import { digitLabels, sorterInputField, requireSorter } from './sorter-attention.js';
+
+export default {
+  id: 'D5',
+  title: 'Attention rollout',
+  text: 'One layer\'s map says who listens to whom in that layer. Rolled out through both layers (with the ' +
+    'residual path counted) it says where the information came from.',
+  mount(card, ctx) {
+    const digits = sorterInputField();
+    const draw = () => card.busy(async () => {
+      requireSorter(ctx);
+      const r = await ctx.client.call(SORTER, 'sorterAttention', digits.input.value);
+      const { src } = digitLabels(r);
+      const opts = { cmap: 'purples', vmin: 0, xLabels: src, yLabels: src, maxCell: 30 };
+      card.output.replaceChildren(grid(
+        ...r.encoder.map((layer, l) => heatmap(meanOver(layer), `layer ${l} (mean over heads)`, opts)),
+        heatmap(r.rollout, `rollout through ${r.encoder.length === 2 ? 'both layers' : 'the layers'}`, opts)));
+    }, 'Rolling out…');
+    card.controls.append(digits.wrap, button('Show', draw));
+    ctx.models.onReady(SORTER, draw);
+  },
+};

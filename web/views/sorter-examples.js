@@ -1,0 +1,31 @@
+// D2: greedy decoding, one digit at a time: the fully correct rate and the per-digit accuracy on 2000
+// fresh inputs, four of them shown with ✓ / ✗, and any ten digits of your own.
+import { el, button, field, facts, percent } from '../ui.js';
+import { SORTER } from './sorter-training.js';
+
+const example = (e) => el('div', { class: 'mono' }, `in  [${e.input.join(' ')}]`, el('br'), `out [${e.output.join(' ')}] `,
+  el('span', { class: e.correct ? 'ok' : 'bad' }, e.correct ? '✓' : '✗'));
+
+export default {
+  id: 'D2',
+  title: 'Greedy decoding',
+  text: 'Autoregressive: start from <sos>, take the most likely digit, append it, repeat ten times.',
+  mount(card, ctx) {
+    const digits = field('your digits', { kind: 'text', value: '7 2 9 0 4 4 1 8 3 6' });
+    const evaluate = () => card.busy(async () => {
+      const info = ctx.models.get(SORTER);
+      if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
+      const r = await ctx.client.call(SORTER, 'evaluate', 123);
+      card.output.replaceChildren(facts([
+        ['fully correct sequences', percent(r.accuracy)], ['per-digit accuracy', percent(r.digit_accuracy, 2)],
+        ['of', `${r.sequences} fresh inputs, sorter at step ${info.stepsDone ?? '?'}`],
+      ]), ...r.examples.map(example));
+    }, 'Sorting 2000 inputs…');
+    const mine = () => card.busy(async () => {
+      const r = await ctx.client.call(SORTER, 'sortDigits', digits.input.value);
+      card.output.append(example(r));
+    }, 'Sorting…');
+    card.controls.append(button('Evaluate', evaluate), digits.wrap, button('Sort mine', mine));
+    ctx.models.onReady(SORTER, evaluate);
+  },
+};

@@ -1,0 +1,24 @@
+// D1: the encoder–decoder sorter (d = 64, 4 heads, 2 + 2 blocks) trained with teacher forcing: AdamW,
+// one-cycle schedule with 10 % warm-up, clipping at 1.0, batch 128, 1200 steps. Loss on a log scale.
+import { LossChart } from '../charts.js';
+import { TrainingPanel } from '../training-panel.js';
+import { el } from '../ui.js';
+
+export const SORTER = 'sorter';
+
+export default {
+  id: 'D1',
+  title: 'Train a transformer to sort',
+  text: 'Ten random digits in, the same digits sorted out. The decoder sees the answer so far (shifted right, ' +
+    'after <sos>) and the encoded input, and guesses the next digit.',
+  async mount(card, ctx) {
+    const chartBox = el('div', { class: 'chart' });
+    const chart = new LossChart(chartBox, { title: 'Training the transformer to sort', window: 20 });
+    const panel = new TrainingPanel(ctx, {
+      slot: SORTER, name: 'sorter', task: 'sort', kind: 'sorter', urlKey: 'd1', chart,
+      fields: ['dim', 'heads', 'sorterLayers', 'steps', 'lr', 'batch', 'seed'],
+    });
+    card.output.append(chartBox, panel.node);
+    await panel.init();
+  },
+};

@@ -1,0 +1,43 @@
+// B1–B3: each network's guess at position 2 for "_ _ _ _", "_ _ is alive" and "the _ _ empty", top four
+// tokens beside the exact posterior GuessX0. Refreshes whenever a toy model finishes or pauses training.
+import { el, button, fmt } from '../ui.js';
+import { TOY_RUNS } from './toy-training.js';
+
+// The four most probable tokens, leaving out those below half a percent (but never all of them).
+function topFour(probabilities, vocabulary) {
+  const top = Array.from(probabilities, (p, i) => [vocabulary[i], p]).sort((a, b) => b[1] - a[1]).slice(0, 4);
+  return top.filter(([, p], i) => i === 0 || p >= 0.005);
+}
+
+const cell = (pairs) => el('td', {}, pairs.map(([w, p]) => `${w} ${(100 * p).toFixed(0)} %`).join(', '));
+
+async function table(ctx, run) {
+  const info = ctx.models.get(run.slot);
+  if (!info || info.state === 'empty') return el('p', {}, `${run.name}: not trained yet.`);
+  const [guesses, vocabulary] = await Promise.all([
+    ctx.client.call(run.slot, 'toyGuesses'),
+    ctx.client.call(run.slot, 'decode', Array.from({ length: 14 }, (_, i) => i)),
+  ]);
+  return el('div', { class: 'table-wrap', dataset: { model: run.slot } },
+    el('table', {},
+      el('caption', {}, `${run.name} at step ${info.stepsDone} (largest gap to GuessX0: ${fmt(guesses.max_abs_difference, 2)})`),
+      el('thead', {}, el('tr', {}, el('th', {}, 'sentence'), el('th', {}, 'network at position 2'), el('th', {}, 'exact GuessX0'))),
+      el('tbody', {}, ...guesses.prompts.map((g) => el('tr', {}, el('td', { class: 'mono' }, g.prompt),
+        cell(topFour(g.network, vocabulary)), cell(topFour(g.exact, vocabulary)))))));
+}
+
+export default {
+  id: 'B1–B3',
+  key: 'B-guesses',
+  title: 'Guesses at position 2',
+  text: 'NoTalking guesses the same for all three (word frequencies). WithPosition says cat 80 % / box 20 % ' +
+    'whatever the context. The transformer changes its mind when it sees "empty".',
+  mount(card, ctx) {
+    const draw = () => card.busy(async () => {
+      card.output.replaceChildren(...(await Promise.all(TOY_RUNS.map((r) => table(ctx, r)))));
+    }, 'Asking the networks…');
+    card.controls.append(button('Refresh', draw));
+    for (const r of TOY_RUNS) ctx.models.onReady(r.slot, draw);
+    draw();
+  },
+};

@@ -1,0 +1,36 @@
+// B1–B3: NoTalking, WithPosition and MyTransformer(14, 32, 1, 1) trained on the two sentences with the
+// diffusion loss, their losses on one log-scale plot with the course's lines at 6.55 (guessing word
+// frequencies), 1.0 (knowing the position) and 0.50 (the entropy: the best anyone can do).
+import { LossChart } from '../charts.js';
+import { TrainingPanel } from '../training-panel.js';
+import { el, button } from '../ui.js';
+
+export const TOY_RUNS = [
+  { slot: 'toy-notalking', name: 'NoTalking', kind: 'notalking', urlKey: 'b1', fields: ['dim', 'steps', 'lr', 'batch', 'seed'] },
+  { slot: 'toy-withposition', name: 'WithPosition', kind: 'withposition', urlKey: 'b2', fields: ['dim', 'steps', 'lr', 'batch', 'seed'] },
+  { slot: 'toy-transformer', name: 'MyTransformer', kind: 'transformer', urlKey: 'b3', fields: ['dim', 'heads', 'layers', 'steps', 'lr', 'batch', 'seed'] },
+];
+
+export default {
+  id: 'B1–B3',
+  key: 'B-train',
+  title: 'Train three networks on two sentences',
+  text: 'NoTalking sees only its own token: it can only learn word frequencies (4 × 1.64 = 6.55). WithPosition ' +
+    'also knows where it is (1.0). MyTransformer lets the positions talk and closes the gap to 0.50.',
+  async mount(card, ctx) {
+    const chartBox = el('div', { class: 'chart' });
+    const chart = new LossChart(chartBox, {
+      title: 'Diffusion loss (window average over 100 steps)',
+      lines: [{ value: 6.55, label: '6.55 NoTalking' }, { value: 1.0, label: '1.0 WithPosition' }, { value: 0.5, label: '0.50 entropy' }],
+    });
+    const panels = TOY_RUNS.map((r) => new TrainingPanel(ctx, { ...r, task: 'toy', chart }));
+    const all = button('Train all three, one after another', async () => {
+      all.disabled = true;
+      for (const p of panels) await p.start();
+      all.disabled = false;
+    }, { class: 'primary' });
+    card.controls.append(all);
+    card.output.append(chartBox, ...panels.map((p) => p.node));
+    await Promise.all(panels.map((p) => p.init()));
+  },
+};

@@ -1,0 +1,201 @@
+// The lab's Web Worker: it alone owns the Tinyformer wasm module, its Models and Runs (kept by slot name)
+// and the story text, and answers the page by the protocol in protocol.js. Training runs in chunks of
+// steps sized to about a quarter second, yielding to the event loop between them so pause, stop and other
+// requests (attention maps, writing) are answered while a run trains.
+import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
+import { readTensor } from './safetensors.js';
+
+const CHUNK_SECONDS = 0.25;
+
+let tf = null;                 // the Tinyformer module, after INIT
+let corpus = null;             // {text, source}: what stories train on
+const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null}
+
+function moduleInfo() {
+  return {
+    version: tf.version, threaded: tf.threaded, simd: tf.simd, maxThreads: tf.maxThreads,
+    threads: tf.threads(), crossOriginIsolated: self.crossOriginIsolated === true,
+    build: tf.threaded ? 'threaded' : 'single-threaded', memoryBytes: tf.memoryBytes(),
+    liveHandles: tf.liveHandles(),
+  };
+}
+
+async function init({ threads = 'auto', poolSize } = {}) {
+  if (tf) return moduleInfo();
+  let wrapper;
+  try {
+    wrapper = await import('./wasm/tinyformer.js');
+  } catch (error) {
+    throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
+  }
+  tf = await wrapper.loadTinyformer({ threads, poolSize });
+  if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
+  return moduleInfo();
+}
+
+function needModule() {
+  if (!tf) throw new Error('the WebAssembly module is not loaded yet');
+  return tf;
+}
+
+function slotOf(name) {
+  const slot = slots.get(name);
+  if (!slot) throw new Error(`no model in ${name} yet: train or load one first`);
+  return slot;
+}
+
+function describe(name) {
+  const { handle, isRun } = slotOf(name);
+  const params = handle.parameters();
+  return {
+    slot: name, isRun, config: handle.config, parameters: params.total, groups: params.groups,
+    vocabularySize: handle.vocabulary.length, task: isRun ? handle.task : null,
+    trainConfig: isRun ? handle.trainConfig : null, stepsDone: isRun ? handle.stepsDone : null,
+    corpusSource: isRun && handle.task === 'stories' ? corpus && corpus.source : null,
+  };
+}
+
+function place(name, handle, isRun) {
+  const old = slots.get(name);
+  if (old) {
+    old.control = 'stop';
+    old.handle.delete();
+  }
+  slots.set(name, { handle, isRun, control: null });
+  return describe(name);
+}
+
+function storyText() {
+  if (!corpus) throw new Error('no story text yet: fetch the corpus, or choose the built-in stories or a file');
+  return { train: corpus.text };
+}
+
+function createRun({ slot, config }) {
+  const m = needModule();
+  const run = m.createRun(config, config.task === 'stories' ? storyText() : undefined);
+  return place(slot, run, true);
+}
+
+function loadRun({ slot, bytes }) {
+  const m = needModule();
+  const info = m.inspectCheckpoint(bytes);
+  if (!info.resumable) return place(slot, m.loadModel(bytes), false);
+  const task = info.task || (info.train && info.train.task);
+  return place(slot, m.loadRun(bytes, task === 'stories' ? storyText() : undefined), true);
+}
+
+// Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
+function loadWeights({ slot, from }) {
+  const source = slotOf(from).handle;
+  const target = slotOf(slot);
+  if (!target.isRun) throw new Error(`${slot} is not a training run`);
+  target.handle.loadWeights(source.checkpoint());
+  target.handle.setCausal(false);
+  return describe(slot);
+}
+
+const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// Trains the slot's run until `until` steps are done (or it is paused or stopped), posting progress.
+async function train({ slot, until }, id) {
+  const s = slotOf(slot);
+  if (!s.isRun) throw new Error(`${slot} holds a model without optimizer state: it cannot train`);
+  for (const [other, o] of slots) {
+    if (other !== slot && o.control === 'run') throw new Error(`${other} is training: pause or stop it first`);
+  }
+  s.control = 'run';
+  let chunk = 1;
+  try {
+    while (s.control === 'run' && s.handle.stepsDone < until) {
+      const n = Math.min(chunk, until - s.handle.stepsDone);
+      const result = s.handle.step(n);
+      self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes() }),
+        transferables(result));
+      chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
+      await nextTick();
+    }
+    if (s.handle.deleted) return { state: 'stopped', step: null };
+    const state = s.control === 'run' ? 'finished' : s.control === 'pause' ? 'paused' : 'stopped';
+    return { state, step: s.handle.stepsDone };
+  } finally {
+    if (slots.get(slot) === s) s.control = null;
+  }
+}
+
+function control({ slot }, value) {
+  const s = slots.get(slot);
+  const wasRunning = Boolean(s && s.control === 'run');
+  if (wasRunning) s.control = value;
+  return { [value === 'pause' ? 'paused' : 'stopped']: wasRunning };
+}
+
+function callMethod({ slot, method, args = [] }) {
+  if (!MODEL_METHODS.includes(method)) throw new Error(`${method} is not a model method the page may call`);
+  const s = slotOf(slot);
+  if (typeof s.handle[method] !== 'function') throw new Error(`${slot} has no ${method}`);
+  return s.handle[method](...args);
+}
+
+// Course A2: the token table's rows for a sentence (repeated words give repeated rows).
+function embeddingRows({ slot, input }) {
+  const { handle } = slotOf(slot);
+  const ids = handle.encode(input);
+  const table = readTensor(handle.checkpoint(), 'embed.weight');
+  const dim = table.shape[1];
+  const rows = new Float32Array(ids.length * dim);
+  ids.forEach((id, i) => rows.set(table.data.subarray(id * dim, (id + 1) * dim), i * dim));
+  return { tokens: handle.decode(ids), ids, rows: { data: rows, shape: [ids.length, dim] }, table: table.shape };
+}
+
+function setCorpus({ text, source }) {
+  if (typeof text !== 'string' || text.length === 0) throw new Error('the story text is empty');
+  corpus = { text, source };
+  return { bytes: new TextEncoder().encode(text).length, source };
+}
+
+const handlers = {
+  [Msg.INIT]: init,
+  [Msg.SET_THREADS]: ({ threads }) => (needModule().setThreads(threads), moduleInfo()),
+  [Msg.FIGURE]: ({ name, options }) => {
+    if (!FIGURES.includes(name)) throw new Error(`unknown figure ${name}`);
+    return needModule()[name](options || {});
+  },
+  [Msg.ESTIMATE]: ({ layers, dim }) => needModule().blockParameterEstimate(layers, dim),
+  [Msg.DEFAULT_CONFIG]: ({ task, kind }) => needModule().defaultConfig(task, kind),
+  [Msg.SET_CORPUS]: setCorpus,
+  [Msg.BUILTIN_CORPUS]: ({ bytes }) => ({ text: needModule().builtinStories(1, bytes) }),
+  [Msg.CREATE_RUN]: createRun,
+  [Msg.LOAD_RUN]: loadRun,
+  [Msg.LOAD_WEIGHTS]: loadWeights,
+  [Msg.INSPECT]: ({ bytes }) => needModule().inspectCheckpoint(bytes),
+  [Msg.DROP]: ({ slot }) => {
+    const s = slots.get(slot);
+    if (s) {
+      s.control = 'stop';
+      s.handle.delete();
+      slots.delete(slot);
+    }
+    return { dropped: Boolean(s) };
+  },
+  [Msg.TRAIN]: train,
+  [Msg.PAUSE]: (m) => control(m, 'pause'),
+  [Msg.STOP]: (m) => control(m, 'stop'),
+  [Msg.CHECKPOINT]: ({ slot }) => {
+    const { handle, isRun } = slotOf(slot);
+    return { bytes: handle.checkpoint(), step: isRun ? handle.stepsDone : null };
+  },
+  [Msg.CALL]: callMethod,
+  [Msg.EMBEDDING_ROWS]: embeddingRows,
+};
+
+self.onmessage = async (event) => {
+  const { type, id, ...payload } = event.data;
+  const handler = handlers[type];
+  try {
+    if (!handler) throw new Error(`unknown message type ${type}`);
+    const result = await handler(payload, id);
+    self.postMessage(reply(type, id, result), transferables(result));
+  } catch (error) {
+    self.postMessage(failure(type, id, error));
+  }
+};
