@@ -6,11 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build/native step_bench >/dev/null
-ours=$(build/native/bench/step_bench "${1:-10}")
-torch1=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/torch_reference.py step --threads 1)
-torch2=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/torch_reference.py step --threads 2)
-write1=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/torch_reference.py write --threads 1)
-write2=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/torch_reference.py write --threads 2)
+ours=$(build/native/bench/step_bench "${1:-20}")
+torch() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp \
+  /usr/bin/python3 bench/torch_reference.py "$@"; }
+torch1=$(torch step --threads 1)
+torch2=$(torch step --threads 2)
+write1=$(torch write --threads 1)
+write2=$(torch write --threads 2)
 OURS="$ours" T1="$torch1" T2="$torch2" W1="$write1" W2="$write2" /usr/bin/python3 - <<'PY'
 import json, os
 ours = [json.loads(l) for l in os.environ["OURS"].splitlines()]

@@ -3,6 +3,7 @@
 // sorter on batches of 128 — and the time to write a 32-token story left to right with the KV cache and
 // by recomputing the whole prefix each step (the page's loop). One JSON line per thread count.
 // bench/run_step_bench.sh prints these beside PyTorch's numbers from the same run.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -21,12 +22,18 @@ using namespace tf;
 
 namespace {
 
+// Median milliseconds of `reps` calls after `warmup` (the machine is shared: the median shrugs off spikes).
 template <class F>
 double ms_per_call(F f, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) f();
-  auto t = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count() / reps;
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    auto t = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count());
+  }
+  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+  return ms[static_cast<size_t>(reps / 2)];
 }
 
 Ids random_batch(Rng& rng, int64_t B, int64_t T, int64_t V) {
@@ -49,7 +56,7 @@ nlohmann::json transformer_step(bool causal, int reps) {
     loss.backward();
     opt.step();
   }, 3, reps);
-  double gflop = static_cast<double>(flop_count() - f0) / (3 + reps) * 1e-9;
+  double gflop = static_cast<double>(flop_count() - f0) / (3 + reps) * 1e-9;  // the same work every step
   return {{"ms", ms}, {"gflop_per_step", gflop}, {"gflops_per_s", gflop / ms * 1e3}};
 }
 

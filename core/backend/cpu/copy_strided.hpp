@@ -1,20 +1,34 @@
-// CPU strided copy: permutes, narrows and concatenations, optionally accumulating.
+// CPU strided copy: permutes, narrows and concatenations, optionally accumulating. Rows contiguous on both
+// sides (every narrow and concat, and permutes that keep the last axis) copy or add in SIMD; a row that
+// walks memory with a stride (a transpose of the last axis) falls back to the scalar loop.
 #pragma once
+#include <cstring>
+
 #include "backend/cpu/elementwise.hpp"
 
 namespace tf::cpu {
 
 template <class A>
+void copy_row(const float* s, int64_t is, float* t, int64_t it, int64_t n, bool accumulate) {
+  if (is == 1 && it == 1) {
+    if (accumulate)
+      update_binary<A>(s, t, static_cast<size_t>(n),
+                       [](const batch<A>& v, const batch<A>& y) { return y + v; });
+    else
+      std::memcpy(t, s, static_cast<size_t>(n) * sizeof(float));
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    float v = s[j * is];
+    t[j * it] = accumulate ? t[j * it] + v : v;
+  }
+}
+
+template <class A>
 void copy_strided_rows(const float* src, const Strides4& ss, float* dst, const Strides4& ds, const Dims4& d,
                        bool accumulate, int64_t row0, int64_t row1) {
-  int64_t n = d.size[3];
-  for_rows4(d, ss, ds, row0, row1, [&](int64_t os, int64_t od, int64_t) {
-    const float* s = src + os;
-    float* t = dst + od;
-    for (int64_t j = 0; j < n; ++j) {
-      float v = s[j * ss[3]];
-      t[j * ds[3]] = accumulate ? t[j * ds[3]] + v : v;
-    }
+  for_rows4<A>(d, ss, ds, row0, row1, [&](int64_t os, int64_t od, int64_t) {
+    copy_row<A>(src + os, ss[3], dst + od, ds[3], d.size[3], accumulate);
   });
 }
 

@@ -197,7 +197,7 @@ class CpuBackend final : public Backend {
     int64_t chunks = (static_cast<int64_t>(n) + kReduceChunk - 1) / kReduceChunk;
     std::vector<double> partial(static_cast<size_t>(chunks));
     pool().parallel_chunks(chunks, [&](int64_t c) {
-      size_t b = static_cast<size_t>(c * kReduceChunk), e = std::min(n, b + kReduceChunk);
+      size_t b = static_cast<size_t>(c * kReduceChunk), e = std::min(n, b + static_cast<size_t>(kReduceChunk));
       partial[static_cast<size_t>(c)] = kernel(x + b, e - b);
     });
     double s = 0;

@@ -1,6 +1,6 @@
-// CPU cross-entropy rows: loss = logsumexp - logit[target]; backward = scale * (softmax - onehot).
+// CPU cross-entropy rows: loss = logsumexp - logit[target]; backward = scale * (softmax - onehot), the
+// softmax recomputed in one vector pass from the kept log-sum-exp (no [rows, V] table is stored).
 #pragma once
-#include <cmath>
 #include <cstdint>
 
 #include "backend/cpu/softmax.hpp"
@@ -8,8 +8,8 @@
 namespace tf::cpu {
 
 template <class A>
-void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse, int64_t N,
-                           int64_t V) {
+void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
+                           int64_t N, int64_t V) {
   for (int64_t r = 0; r < N; ++r) {
     float l = row_logsumexp<A>(logits + r * V, V);
     lse[r] = l;
@@ -18,10 +18,12 @@ void cross_entropy_forward(const float* logits, const int32_t* targets, float* l
 }
 
 template <class A>
-void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse, const float* row_scale,
-                            float* dlogits, int64_t N, int64_t V) {
+void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
+                            const float* row_scale, float* dlogits, int64_t N, int64_t V) {
   for (int64_t r = 0; r < N; ++r) {
-    for (int64_t c = 0; c < V; ++c) dlogits[r * V + c] = row_scale[r] * std::exp(logits[r * V + c] - lse[r]);
+    batch<A> l(lse[r]), s(row_scale[r]);
+    map_unary<A>(logits + r * V, dlogits + r * V, static_cast<size_t>(V), 0.f,
+                 [l, s](const batch<A>& v) { return s * exp_keep_nan<A>(v - l); });
     dlogits[r * V + targets[r]] -= row_scale[r];
   }
 }

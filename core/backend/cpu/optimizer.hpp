@@ -1,37 +1,91 @@
-// CPU optimizer steps (PyTorch 1.13 formulas) over flat parameter ranges.
+// CPU optimizer steps over flat parameter ranges, PyTorch 1.13's single-tensor formulas in float:
+// Adam/AdamW  m = b1 m + (1-b1) g,  v = b2 v + (1-b2) g^2,  p -= lr/bc1 * m / (sqrt(v)/sqrt(bc2) + eps), with
+// g += wd p (Adam) or p *= 1 - lr wd first (AdamW); SGD  buf = g (first step) or momentum buf + g, p -= lr
+// buf.
 #pragma once
 #include <cmath>
 #include <cstddef>
 
 #include "backend/backend.hpp"
-#include "backend/cpu/simd.hpp"
+#include "backend/cpu/simd_tail.hpp"
 
 namespace tf::cpu {
 
 template <class A>
+struct AdamLanes {
+  batch<A> b1, c1, b2, c2, step, bc2_sqrt, eps, decay, l2;
+  explicit AdamLanes(const AdamArgs& a)
+      : b1(a.beta1),
+        c1(1.f - a.beta1),
+        b2(a.beta2),
+        c2(1.f - a.beta2),
+        step(a.lr / a.bias_correction1),
+        bc2_sqrt(std::sqrt(a.bias_correction2)),
+        eps(a.eps),
+        decay(a.decoupled ? 1.f - a.lr * a.weight_decay : 1.f),
+        l2(a.decoupled ? 0.f : a.weight_decay) {}
+  // Updates p, m, v in place.
+  void step_lanes(batch<A>& p, const batch<A>& grad, batch<A>& m, batch<A>& v) const {
+    batch<A> g = grad + l2 * p;
+    p = p * decay;
+    m = b1 * m + c1 * g;
+    v = b2 * v + c2 * g * g;
+    p = p - step * m / (xsimd::sqrt(v) / bc2_sqrt + eps);
+  }
+};
+
+template <class A>
 void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) {
-  float step_size = a.lr / a.bias_correction1;
-  float bc2_sqrt = std::sqrt(a.bias_correction2);
-  float decay = a.decoupled ? 1.f - a.lr * a.weight_decay : 1.f;
-  float l2 = a.decoupled ? 0.f : a.weight_decay;
-  for (size_t i = 0; i < n; ++i) {
-    float p = param[i] * decay;
-    float g = grad[i] + l2 * param[i];
-    m[i] = a.beta1 * m[i] + (1.f - a.beta1) * g;
-    v[i] = a.beta2 * v[i] + (1.f - a.beta2) * g * g;
-    param[i] = p - step_size * m[i] / (std::sqrt(v[i]) / bc2_sqrt + a.eps);
+  constexpr size_t W = batch<A>::size;
+  AdamLanes<A> k(a);
+  size_t i = 0;
+  for (; i + W <= n; i += W) {
+    batch<A> p = batch<A>::load_unaligned(param + i), mi = batch<A>::load_unaligned(m + i);
+    batch<A> vi = batch<A>::load_unaligned(v + i);
+    k.step_lanes(p, batch<A>::load_unaligned(grad + i), mi, vi);
+    p.store_unaligned(param + i);
+    mi.store_unaligned(m + i);
+    vi.store_unaligned(v + i);
+  }
+  if (i < n) {
+    size_t r = n - i;
+    batch<A> p = load_tail<A>(param + i, r, 0.f), mi = load_tail<A>(m + i, r, 0.f),
+             vi = load_tail<A>(v + i, r, 0.f);
+    k.step_lanes(p, load_tail<A>(grad + i, r, 0.f), mi, vi);
+    store_tail<A>(param + i, r, p);
+    store_tail<A>(m + i, r, mi);
+    store_tail<A>(v + i, r, vi);
   }
 }
 
+// momentum may be null when a.momentum is 0 (no buffer is kept then).
 template <class A>
 void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
-  for (size_t i = 0; i < n; ++i) {
-    float g = grad[i] + a.weight_decay * param[i];
-    if (a.momentum != 0.f) {
-      momentum[i] = a.first_step ? g : a.momentum * momentum[i] + g;
-      g = momentum[i];
-    }
-    param[i] -= a.lr * g;
+  batch<A> lr(a.lr), wd(a.weight_decay), mu(a.momentum);
+  if (a.momentum == 0.f) {
+    update_binary<A>(grad, param, n,
+                     [=](const batch<A>& g, const batch<A>& p) { return p - lr * (g + wd * p); });
+    return;
+  }
+  bool first = a.first_step;
+  auto buffer = [=](const batch<A>& g, const batch<A>& p, const batch<A>& buf) {
+    batch<A> d = g + wd * p;
+    return first ? d : mu * buf + d;
+  };
+  constexpr size_t W = batch<A>::size;
+  size_t i = 0;
+  for (; i + W <= n; i += W) {
+    batch<A> p = batch<A>::load_unaligned(param + i);
+    batch<A> buf = buffer(batch<A>::load_unaligned(grad + i), p, batch<A>::load_unaligned(momentum + i));
+    buf.store_unaligned(momentum + i);
+    (p - lr * buf).store_unaligned(param + i);
+  }
+  if (i < n) {
+    size_t r = n - i;
+    batch<A> p = load_tail<A>(param + i, r, 0.f);
+    batch<A> buf = buffer(load_tail<A>(grad + i, r, 0.f), p, load_tail<A>(momentum + i, r, 0.f));
+    store_tail<A>(momentum + i, r, buf);
+    store_tail<A>(param + i, r, p - lr * buf);
   }
 }
 

@@ -124,6 +124,11 @@ void ThreadPool::run(int tasks, FunctionRef<void(int)> task) {
 }
 
 int default_thread_count() {
+#ifdef __EMSCRIPTEN__
+  // The threaded wasm build: a thread starts only on a worker the page loaded beforehand, and joining one
+  // that never started blocks for ever, so the front end (which sized the worker pool) picks the count.
+  return 1;
+#endif
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : static_cast<int>(std::min(n, 64u));
 }

@@ -1,0 +1,50 @@
+// The GEMM micro-kernel: an MR x NR tile of C from packed panels (A: [kc][MR], B: [kc][NR]) held in
+// registers as MR x NV accumulators. Every C element is one FMA chain over k starting from zero, then
+// combined with C once per K block, so its value never depends on where the tile sits or which thread ran it.
+#pragma once
+#include <cstdint>
+
+#include "backend/cpu/gemm_tile.hpp"
+#include "backend/cpu/simd.hpp"
+
+namespace tf::cpu {
+
+// Which K block a call belongs to: the first one applies beta (beta == 0 never reads C), later ones add.
+enum class GemmStore { First, FirstNoBeta, Accumulate };
+
+template <class A>
+void gemm_micro_store(batch<A> acc, float* c, float alpha, float beta, GemmStore mode) {
+  batch<A> scaled = acc * batch<A>(alpha);
+  if (mode == GemmStore::FirstNoBeta)
+    scaled.store_unaligned(c);
+  else if (mode == GemmStore::First)
+    (scaled + batch<A>::load_unaligned(c) * batch<A>(beta)).store_unaligned(c);
+  else
+    (batch<A>::load_unaligned(c) + scaled).store_unaligned(c);
+}
+
+// C[0:MR, 0:NR] (row stride ldc) from kc steps of the packed panels pa and pb.
+template <class A>
+void gemm_micro(int64_t kc, const float* pa, const float* pb, float* c, int64_t ldc, float alpha, float beta,
+                GemmStore mode) {
+  using T = GemmTile<A>;
+  using B = batch<A>;
+  constexpr int MR = T::MR, NV = T::NV, W = static_cast<int>(B::size), NR = NV * W;
+  B acc[MR][NV];
+  for (int r = 0; r < MR; ++r)  // C's cache lines arrive for writing while the k loop runs
+    for (int v = 0; v < NR; v += 16) __builtin_prefetch(c + r * ldc + v, 1);
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = B(0.f);
+  for (int64_t k = 0; k < kc; ++k, pa += MR, pb += NR) {
+    B b[NV];
+    for (int v = 0; v < NV; ++v) b[v] = B::load_aligned(pb + v * W);
+    for (int r = 0; r < MR; ++r) {
+      B a(pa[r]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = fmadd<A>(a, b[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) gemm_micro_store<A>(acc[r][v], c + r * ldc + v * W, alpha, beta, mode);
+}
+
+}  // namespace tf::cpu
