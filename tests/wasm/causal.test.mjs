@@ -54,7 +54,10 @@ for (const build of builds) {
       run.step(5);
       const alone = run.logits('the _ is alive');
       const batch = run.logits(['the _ is alive', 'the box _ empty', '_ _ _ _']);
-      assert.equal(maxAbsDiff(alone.data, batch.data.subarray(0, alone.data.length)), 0);
+      // Equal up to float rounding, as in PyTorch: alone the products have 4 rows and take the GEMM's
+      // small-M path, batched they have 12 and take the packed one, which sums in another order.
+      assert.ok(maxAbsDiff(alone.data, batch.data.subarray(0, alone.data.length)) < 1e-6);
+      assert.ok(maxAbsDiff(alone.data, batch.data.subarray(alone.data.length, 2 * alone.data.length)) > 1e-4, 'another sentence differs');
     } finally {
       run.delete();
     }
