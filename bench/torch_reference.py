@@ -158,7 +158,8 @@ def cmd_stories(args):
         else:
             torch.manual_seed(12345)
             vloss = sum(diffusion_loss(net, xv, mask).item() / L for _ in range(4)) / 4
-    print(json.dumps({"final_loss": sum(losses[-200:]) / 200, "validation_loss": vloss, "steps": args.steps,
+    tail = losses[-200:]
+    print(json.dumps({"final_loss": sum(tail) / len(tail), "validation_loss": vloss, "steps": args.steps,
                       "causal": args.causal, "seconds": time.time() - t0, "tokens": len(corpus)}))
 
 

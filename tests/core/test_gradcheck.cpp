@@ -42,11 +42,6 @@ Tensor constant(Rng& rng, const Shape& s) {
   for (float& x : v) x = rng.normal();
   return Tensor::from_vector(v, s);
 }
-Ids random_ids(Rng& rng, const Shape& s, int64_t limit) {
-  std::vector<int32_t> v(static_cast<size_t>(s.numel()));
-  for (int32_t& x : v) x = static_cast<int32_t>(rng.below(limit));
-  return Ids(v, s);
-}
 
 // sum_k sum(out_k * R_k), in double on the host.
 double host_loss(const Outputs& outs, const std::vector<std::vector<float>>& R) {

@@ -17,18 +17,19 @@ constexpr int64_t kReduceChunk = 1 << 14;  // elements per partial sum
 constexpr int64_t kNormChunk = 64;         // rows per partial dgamma/dbeta
 constexpr int64_t kFlatGrain = 1 << 14;    // elements per task for flat elementwise work
 
-// Scratch floats from the pool, returned on scope exit.
+// Scratch space from the pool, returned on scope exit (no heap traffic in a training step).
+template <class T = float>
 class Scratch {
  public:
-  explicit Scratch(size_t n) : n_(n), p_(static_cast<float*>(host_pool().allocate(std::max<size_t>(n, 1) * 4))) {}
-  ~Scratch() { host_pool().deallocate(p_, std::max<size_t>(n_, 1) * 4); }
+  explicit Scratch(size_t n) : bytes_(std::max<size_t>(n, 1) * sizeof(T)), p_(static_cast<T*>(host_pool().allocate(bytes_))) {}
+  ~Scratch() { host_pool().deallocate(p_, bytes_); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
-  float* get() const { return p_; }
+  T* get() const { return p_; }
 
  private:
-  size_t n_;
-  float* p_;
+  size_t bytes_;
+  T* p_;
 };
 
 int64_t rows_of(const Dims4& d) { return d.size[0] * d.size[1] * d.size[2]; }
@@ -101,7 +102,7 @@ class CpuBackend final : public Backend {
   void layer_norm_backward(const float* dy, const float* x, const float* g, const float* mean, const float* rstd,
                            float* dx, float* dg, float* db, int64_t rows, int64_t C) override {
     int64_t chunks = (rows + kNormChunk - 1) / kNormChunk;
-    Scratch partial(static_cast<size_t>(chunks * 2 * C));
+    Scratch<> partial(static_cast<size_t>(chunks * 2 * C));
     std::fill(partial.get(), partial.get() + chunks * 2 * C, 0.f);
     pool().parallel_chunks(chunks, [&](int64_t c) {
       int64_t r0 = c * kNormChunk, r1 = std::min(rows, r0 + kNormChunk);
@@ -195,13 +196,13 @@ class CpuBackend final : public Backend {
   }
   double chunked_sum(const float* x, size_t n, double (*kernel)(const float*, size_t)) {
     int64_t chunks = (static_cast<int64_t>(n) + kReduceChunk - 1) / kReduceChunk;
-    std::vector<double> partial(static_cast<size_t>(chunks));
+    Scratch<double> partial(static_cast<size_t>(chunks));
     pool().parallel_chunks(chunks, [&](int64_t c) {
       size_t b = static_cast<size_t>(c * kReduceChunk), e = std::min(n, b + static_cast<size_t>(kReduceChunk));
-      partial[static_cast<size_t>(c)] = kernel(x + b, e - b);
+      partial.get()[c] = kernel(x + b, e - b);
     });
     double s = 0;
-    for (double p : partial) s += p;
+    for (int64_t c = 0; c < chunks; ++c) s += partial.get()[c];
     return s;
   }
 
