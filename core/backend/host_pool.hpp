@@ -2,9 +2,8 @@
 // step that allocates the same sizes every time stops asking the system (and wasm memory stops growing).
 #pragma once
 #include <cstddef>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
+
+#include "backend/block_cache.hpp"
 
 namespace tf {
 
@@ -13,15 +12,13 @@ class HostPool {
   static constexpr size_t kAlignment = 64;
   void* allocate(size_t bytes);
   void deallocate(void* p, size_t bytes);
-  size_t cached_bytes() const;
-  size_t live_bytes() const;
+  size_t cached_bytes() const { return cache_.cached_bytes(); }
+  size_t live_bytes() const { return cache_.live_bytes(); }
   void release_cached();  // returns every cached block to the system
-  ~HostPool();
+  ~HostPool() { release_cached(); }
 
  private:
-  mutable std::mutex mutex_;
-  std::unordered_map<size_t, std::vector<void*>> free_;
-  size_t cached_ = 0, live_ = 0;
+  BlockCache cache_;
 };
 
 HostPool& host_pool();

@@ -116,15 +116,7 @@ Tensor concat(const std::vector<Tensor>& parts, int axis) {
     sizes.push_back(p.shape()[a]);
     at += p.shape()[a];
   }
-  record(out, "concat", parts, [a, sizes](const Tensor& g) -> std::vector<Tensor> {
-    std::vector<Tensor> grads;
-    int64_t start = 0;
-    for (int64_t n : sizes) {
-      grads.push_back(narrow(g, a, start, n));
-      start += n;
-    }
-    return grads;
-  });
+  record(out, "concat", parts, [a, sizes](const Tensor& g) { return split(g, a, sizes); });
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "util/rng.hpp"
 
 using namespace tf;
+using test::for_each_cpu_backend;
 
 namespace {
 
@@ -23,16 +24,6 @@ Tensor randn(Rng& rng, const Shape& s) {
   return Tensor::from_vector(v, s);
 }
 
-// Runs body once per CPU backend under test, installed as the backend of CPU tensors.
-void for_each_cpu_backend(const std::function<void()>& body) {
-  for (const test::BackendUnderTest& b : test::backends_under_test()) {
-    if (b.backend->device() != Device::CPU) continue;
-    INFO("backend ", b.name);
-    Backend* previous = set_backend(Device::CPU, b.backend);
-    body();
-    set_backend(Device::CPU, previous);
-  }
-}
 
 // Token t of a [B, T, C] tensor as a vector.
 std::vector<float> token(const std::vector<float>& x, int64_t T, int64_t C, int64_t b, int64_t t) {

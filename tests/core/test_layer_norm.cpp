@@ -11,6 +11,7 @@
 #include "util/rng.hpp"
 
 using namespace tf;
+using test::for_each_cpu_backend;
 
 namespace {
 
@@ -48,16 +49,6 @@ void check_close(const std::vector<float>& got, const std::vector<float>& want, 
   CHECK_MESSAGE(bad == 0, bad, " of ", got.size(), " values differ by more than ", tol);
 }
 
-template <class F>
-void for_each_cpu_backend(F body) {
-  for (const test::BackendUnderTest& b : test::backends_under_test()) {
-    if (b.backend->device() != Device::CPU) continue;
-    INFO("backend ", b.name);
-    Backend* previous = set_backend(Device::CPU, b.backend);
-    body();
-    set_backend(Device::CPU, previous);
-  }
-}
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "nn/model_config.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace tf;
 namespace fs = std::filesystem;
@@ -81,17 +82,7 @@ void check_same_tensors(const std::vector<std::pair<std::string, Tensor>>& a,
   }
 }
 
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const std::string& name) : path(fs::absolute("scratch_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
+using test::ScratchDir;
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include "io/safetensors.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace tf;
 namespace fs = std::filesystem;
@@ -77,24 +78,7 @@ std::vector<std::pair<std::string, Tensor>> sample_tensors() {
           {"four.dims", Tensor::from_vector(random_values(rng, 24), Shape{2, 1, 3, 4})}};
 }
 
-// A scratch folder under the working directory (the build folder; NODERAWFS gives wasm the same disk).
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const std::string& name) : path(fs::absolute("scratch_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::remove_all(path, ignored);
-  }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
-    return names;
-  }
-};
+using test::ScratchDir;
 
 void check_same_file(const SafetensorsFile& file,
                      const std::vector<std::pair<std::string, Tensor>>& tensors) {

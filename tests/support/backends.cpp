@@ -1,5 +1,7 @@
 #include "support/backends.hpp"
 
+#include <doctest/doctest.h>
+
 #include "backend/cpu/kernel_table.hpp"
 
 namespace tf {
@@ -32,6 +34,16 @@ std::string cuda_skip_reason() {
 #else
   return "built without CUDA (-DTF_CUDA=ON): CUDA checks skipped";
 #endif
+}
+
+void for_each_cpu_backend(const std::function<void()>& body) {
+  for (const BackendUnderTest& b : backends_under_test()) {
+    if (b.backend->device() != Device::CPU) continue;
+    INFO("backend ", b.name);
+    Backend* previous = set_backend(Device::CPU, b.backend);
+    body();
+    set_backend(Device::CPU, previous);
+  }
 }
 
 }  // namespace tf::test

@@ -1,6 +1,7 @@
 // The backends a consistency test holds to the reference kernels: the CPU backend once per instruction set
 // this processor supports, and CUDA when it is built and a GPU is present.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,5 +18,7 @@ struct BackendUnderTest {
 std::vector<BackendUnderTest> backends_under_test();
 // Why CUDA is not among them, or "" when it is (printed once so a skipped GPU check is visible).
 std::string cuda_skip_reason();
+// Runs body once per CPU backend under test, installed meanwhile as the backend of CPU tensors.
+void for_each_cpu_backend(const std::function<void()>& body);
 
 }  // namespace tf::test

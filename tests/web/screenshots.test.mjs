@@ -33,15 +33,15 @@ test('every section, trained a little, as screenshots at 1280×800', async () =>
     await screenshot(page, 'section-B');
 
     await show(page, 'C');
-    await page.waitForFunction(() => document.querySelector('#exp-C-corpus')?.dataset.corpus === 'ready', null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('#exp-C-corpus')?.dataset.corpus === 'ready', null, { timeout: 120_000 });
     await click(page, '#exp-C-corpus button', 'Use the built-in stories');  // more words than the test text
-    await page.waitForFunction(() => /Using built-in/.test(document.querySelector('#exp-C-corpus .output p.ok')?.textContent), null, { timeout: 60_000 });
+    await page.waitForFunction(() => /Using built-in/.test(document.querySelector('#exp-C-corpus .output p.ok')?.textContent), null, { timeout: 120_000 });
     await click(page, '.trainer[data-slot="stories-diffusion"] button', 'Start');
     await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 15 });
     await click(page, '.trainer[data-slot="stories-causal"] button', 'Start');
     await waitForPanel(page, 'stories-causal', { state: 'done', minStep: 15 });
     await click(page, '#exp-C-write button', 'C3: fill in the middle');
-    await page.waitForFunction(() => document.querySelector('#exp-C-write')?.dataset.written === 'done', null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('#exp-C-write')?.dataset.written === 'done', null, { timeout: 120_000 });
     await click(page, '#exp-C4 button', 'Show');
     await waitForViews(page, 'C');
     await screenshot(page, 'section-C');

@@ -24,6 +24,19 @@ export function walkthroughControls(card, { dModel = 8, dK = 4, heads = 4 } = {}
   return { read, fields: f };
 }
 
+// The shared life of the walkthrough views: controls, a Compute button, and on each press the core's
+// walkthrough figure for the sentence, handed to `render(figure, words, options)` for the card's output.
+export function mountWalkthrough(card, ctx, render, { busyText = 'Attending…', ...controls } = {}) {
+  const { read } = walkthroughControls(card, controls);
+  const draw = () => card.busy(async () => {
+    const options = read();
+    const figure = await ctx.client.figure('attentionWalkthrough', options);
+    card.output.replaceChildren(...render(figure, words(options.sentence), options));
+  }, busyText);
+  card.controls.append(button('Compute', draw));
+  draw();
+}
+
 export const words = (sentence) => sentence.trim().split(/\s+/);
 
 export default {
@@ -32,14 +45,10 @@ export default {
   text: 'Every query is compared with every key (scores), the softmax turns each row into weights that sum ' +
     'to one, and each position hears the weighted average of the values.',
   mount(card, ctx) {
-    const { read } = walkthroughControls(card, { heads: 0 });
-    const draw = () => card.busy(async () => {
-      const options = read();
-      const f = await ctx.client.figure('attentionWalkthrough', options);
-      const t = words(options.sentence);
+    mountWalkthrough(card, ctx, (f, t, options) => {
       const vLabels = Array.from({ length: options.dK }, (_, i) => `v${i}`);
       const sums = f.values.row_sums;
-      card.output.replaceChildren(grid(
+      return [grid(
         heatmap(f.arrays.scores, '1) scores QKᵀ/√d_k', { cmap: 'diverging', symmetric: true, xLabels: t, yLabels: t }),
         heatmap(f.arrays.weights, '2) weights softmax(scores) (row = query)', { vmin: 0, vmax: 1, xLabels: t, yLabels: t }),
         heatmap(f.arrays.output, '3) output A·V', { cmap: 'diverging', symmetric: true, xLabels: vLabels, yLabels: t }),
@@ -47,9 +56,7 @@ export default {
         ['shapes', `X [${f.arrays.x.shape}], scores [${f.arrays.scores.shape}], output [${f.arrays.output.shape}]`],
         ['row sums of the weights', el('span', {}, sums.map((s) => fmt(s, 6)).join('  '), ' ', verdict(sums.every((s) => Math.abs(s - 1) < 1e-5)))],
         ['same as the fused attention kernel', el('span', {}, verdict(f.values.fused_kernel_gap < 1e-5), ` (largest gap ${fmt(f.values.fused_kernel_gap)})`)],
-      ]));
-    }, 'Attending…');
-    card.controls.append(button('Compute', draw));
-    draw();
+      ])];
+    }, { heads: 0 });
   },
 };

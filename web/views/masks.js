@@ -1,8 +1,8 @@
 // A7: masks forbid some pairs before the softmax. Causal: a position hears only itself and the positions
 // before it (lower-triangular weights). Padding: the last two tokens are ignored by every query.
 import { heatmap } from '../heatmap.js';
-import { el, button, facts, verdict, grid } from '../ui.js';
-import { walkthroughControls, words } from './attention-steps.js';
+import { el, facts, verdict, grid } from '../ui.js';
+import { mountWalkthrough } from './attention-steps.js';
 
 function upperIsZero(w) {
   const n = w.shape[0];
@@ -15,19 +15,13 @@ export default {
   title: 'Masks',
   text: 'A mask gives forbidden pairs an infinite energy, so their weight is exactly zero and the rest still sum to one.',
   mount(card, ctx) {
-    const { read } = walkthroughControls(card, { heads: 0 });
-    const draw = () => card.busy(async () => {
-      const options = read();
-      const f = await ctx.client.figure('attentionWalkthrough', options);
-      const t = words(options.sentence);
+    mountWalkthrough(card, ctx, (f, t) => {
       const opts = { vmin: 0, vmax: 1, xLabels: t, yLabels: t };
-      card.output.replaceChildren(grid(
+      return [grid(
         heatmap(f.arrays.causal_mask, 'causal mask (1 = allowed)', { ...opts, cmap: 'greys' }),
         heatmap(f.arrays.weights_causal, 'causal attention: lower-triangular', opts),
         heatmap(f.arrays.weights_padding, 'padding mask: last 2 columns ignored', opts),
-      ), facts([['nothing above the diagonal', el('span', {}, verdict(upperIsZero(f.arrays.weights_causal)))]]));
-    }, 'Masking…');
-    card.controls.append(button('Compute', draw));
-    draw();
+      ), facts([['nothing above the diagonal', el('span', {}, verdict(upperIsZero(f.arrays.weights_causal)))]])];
+    }, { heads: 0, busyText: 'Masking…' });
   },
 };

@@ -1,27 +1,21 @@
 // A4: multiplying the queries by a number multiplies every energy: 10·q freezes each row onto one key
 // (cold), 0.1·q melts it towards the uniform average (hot).
 import { heatmap } from '../heatmap.js';
-import { button, grid } from '../ui.js';
-import { walkthroughControls, words } from './attention-steps.js';
+import { grid } from '../ui.js';
+import { mountWalkthrough } from './attention-steps.js';
 
 export default {
   id: 'A4',
   title: 'Temperature',
   text: 'Scaling the queries scales every energy. Which of these is hot and which is cold?',
   mount(card, ctx) {
-    const { read } = walkthroughControls(card, { heads: 0 });
-    const draw = () => card.busy(async () => {
-      const options = read();
-      const f = await ctx.client.figure('attentionWalkthrough', options);
-      const t = words(options.sentence);
+    mountWalkthrough(card, ctx, (f, t) => {
       const map = (a, title) => heatmap(a, title, { vmin: 0, vmax: 1, xLabels: t, yLabels: t });
-      card.output.replaceChildren(grid(
+      return [grid(
         map(f.arrays.weights_cold, 'Attention(10·q, k, v): cold'),
         map(f.arrays.weights, 'Attention(q, k, v)'),
         map(f.arrays.weights_hot, 'Attention(0.1·q, k, v): hot'),
-      ));
-    }, 'Attending…');
-    card.controls.append(button('Compute', draw));
-    draw();
+      )];
+    }, { heads: 0 });
   },
 };

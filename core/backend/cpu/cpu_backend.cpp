@@ -1,13 +1,12 @@
-// The CPU backend: host memory from the caching pool, kernels from the instruction set chosen at start-up,
+// The CPU backend: host memory from the caching pool (HostBackend), kernels from the instruction set chosen at start-up,
 // work spread over the thread pool. Reductions use fixed-size chunks combined in order, so results depend
 // on the instruction set but never on the number of threads.
 #include <algorithm>
-#include <cstring>
-#include <vector>
+#include <string>
 
 #include "backend/cpu/kernel_table.hpp"
 #include "backend/cpu/thread_pool.hpp"
-#include "backend/host_pool.hpp"
+#include "backend/host_backend.hpp"
 
 namespace tf {
 
@@ -17,19 +16,11 @@ constexpr int64_t kReduceChunk = 1 << 14;  // elements per partial sum
 constexpr int64_t kNormChunk = 64;         // rows per partial dgamma/dbeta
 constexpr int64_t kFlatGrain = 1 << 14;    // elements per task for flat elementwise work
 
-// Scratch space from the pool, returned on scope exit (no heap traffic in a training step).
+// Scratch space from the host pool for one call (no heap traffic in a training step).
 template <class T = float>
-class Scratch {
+class Scratch : public PoolBuffer<T, HostPool> {
  public:
-  explicit Scratch(size_t n) : bytes_(std::max<size_t>(n, 1) * sizeof(T)), p_(static_cast<T*>(host_pool().allocate(bytes_))) {}
-  ~Scratch() { host_pool().deallocate(p_, bytes_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  T* get() const { return p_; }
-
- private:
-  size_t bytes_;
-  T* p_;
+  explicit Scratch(size_t n) : PoolBuffer<T, HostPool>(host_pool(), n) {}
 };
 
 int64_t rows_of(const Dims4& d) { return d.size[0] * d.size[1] * d.size[2]; }
@@ -37,19 +28,13 @@ int64_t rows_of(const Dims4& d) { return d.size[0] * d.size[1] * d.size[2]; }
 // Rows per task so that each task has at least ~kFlatGrain elements.
 int64_t row_grain(int64_t cols) { return std::max<int64_t>(1, kFlatGrain / std::max<int64_t>(cols, 1)); }
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public HostBackend {
  public:
   explicit CpuBackend(const CpuKernels& k) : k_(k) {
     name_ = std::string("cpu-") + k_.isa;
   }
-  Device device() const override { return Device::CPU; }
   const char* name() const override { return name_.c_str(); }
 
-  void* allocate(size_t bytes) override { return host_pool().allocate(bytes); }
-  void deallocate(void* p, size_t bytes) override { host_pool().deallocate(p, bytes); }
-  void copy_from_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void copy_to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void copy(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
   void fill(float* dst, float value, size_t n) override {
     pool().parallel_for(static_cast<int64_t>(n), kFlatGrain, [&](int64_t b, int64_t e) { std::fill(dst + b, dst + e, value); });
   }

@@ -14,17 +14,7 @@ size_t rounded(size_t bytes) {
 
 void* DevicePool::allocate(size_t bytes) {
   size_t size = rounded(bytes);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = free_.find(size);
-    if (it != free_.end() && !it->second.empty()) {
-      void* p = it->second.back();
-      it->second.pop_back();
-      cached_ -= size;
-      live_ += size;
-      return p;
-    }
-  }
+  if (void* p = cache_.take(size)) return p;
   void* p = nullptr;
   if (cudaMalloc(&p, size) != cudaSuccess) {
     cudaGetLastError();  // an allocation failure is not sticky: clear it and retry
@@ -36,36 +26,16 @@ void* DevicePool::allocate(size_t bytes) {
            " MiB already in use; ", cudaGetErrorString(e), "); try a smaller model or batch");
     }
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  live_ += size;
+  cache_.add_live(size);
   return p;
 }
 
 void DevicePool::deallocate(void* p, size_t bytes) {
-  if (!p) return;
-  size_t size = rounded(bytes);
-  std::lock_guard<std::mutex> lock(mutex_);
-  free_[size].push_back(p);
-  cached_ += size;
-  live_ -= size;
-}
-
-size_t DevicePool::cached_bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return cached_;
-}
-
-size_t DevicePool::live_bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return live_;
+  if (p) cache_.keep(p, rounded(bytes));
 }
 
 void DevicePool::release_cached() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& entry : free_)
-    for (void* p : entry.second) TF_CUDA_CALL(cudaFree(p));
-  free_.clear();
-  cached_ = 0;
+  cache_.release([](void* p) { TF_CUDA_CALL(cudaFree(p)); });
 }
 
 DevicePool& device_pool() {

@@ -3,11 +3,9 @@
 // synchronises the device). Safe because all work runs in order on one stream. DeviceScratch borrows a
 // buffer from it for the length of one kernel launcher.
 #pragma once
-#include <algorithm>
 #include <cstddef>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
+
+#include "backend/block_cache.hpp"
 
 namespace tf::cuda {
 
@@ -16,31 +14,21 @@ class DevicePool {
   static constexpr size_t kAlignment = 256;  // cudaMalloc's own alignment
   void* allocate(size_t bytes);
   void deallocate(void* p, size_t bytes);
-  size_t cached_bytes() const;
-  size_t live_bytes() const;
+  size_t cached_bytes() const { return cache_.cached_bytes(); }
+  size_t live_bytes() const { return cache_.live_bytes(); }
   void release_cached();  // cudaFree of every cached block
 
  private:
-  mutable std::mutex mutex_;
-  std::unordered_map<size_t, std::vector<void*>> free_;
-  size_t cached_ = 0, live_ = 0;
+  BlockCache cache_;
 };
 
 DevicePool& device_pool();
 
+// A buffer borrowed from the device pool for the length of one kernel launcher.
 template <class T>
-class DeviceScratch {
+class DeviceScratch : public PoolBuffer<T, DevicePool> {
  public:
-  explicit DeviceScratch(size_t n)
-      : bytes_(std::max<size_t>(n, 1) * sizeof(T)), p_(static_cast<T*>(device_pool().allocate(bytes_))) {}
-  ~DeviceScratch() { device_pool().deallocate(p_, bytes_); }
-  DeviceScratch(const DeviceScratch&) = delete;
-  DeviceScratch& operator=(const DeviceScratch&) = delete;
-  T* get() const { return p_; }
-
- private:
-  size_t bytes_;
-  T* p_;
+  explicit DeviceScratch(size_t n) : PoolBuffer<T, DevicePool>(device_pool(), n) {}
 };
 
 }  // namespace tf::cuda

@@ -1,23 +1,15 @@
 // The reference backend: host memory from the shared pool, every kernel from tf::ref. Tests install it
 // with set_backend(Device::CPU, &reference_backend()) to run whole models on the oracle kernels.
-#include <cstring>
-
-#include "backend/host_pool.hpp"
+#include "backend/host_backend.hpp"
 #include "backend/reference/kernels.hpp"
 
 namespace tf {
 
 namespace {
 
-class ReferenceBackend final : public Backend {
+class ReferenceBackend final : public HostBackend {
  public:
-  Device device() const override { return Device::CPU; }
   const char* name() const override { return "reference"; }
-  void* allocate(size_t bytes) override { return host_pool().allocate(bytes); }
-  void deallocate(void* p, size_t bytes) override { host_pool().deallocate(p, bytes); }
-  void copy_from_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void copy_to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void copy(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
   void fill(float* dst, float value, size_t n) override {
     for (size_t i = 0; i < n; ++i) dst[i] = value;
   }
