@@ -15,7 +15,8 @@ using namespace tf;
 
 namespace {
 
-nlohmann::json measure(int64_t dim, int64_t heads, int64_t layers, int64_t B, int64_t T, bool causal, int reps) {
+nlohmann::json measure(int64_t dim, int64_t heads, int64_t layers, int64_t B, int64_t T, bool causal,
+                       int reps) {
   Rng rng(0);
   ModelConfig c = ModelConfig::transformer(2002, dim, heads, layers);
   c.max_length = std::max<int64_t>(64, T + 1);
@@ -36,7 +37,12 @@ nlohmann::json measure(int64_t dim, int64_t heads, int64_t layers, int64_t B, in
   auto t = std::chrono::steady_clock::now();
   for (int i = 0; i < reps; ++i) step();
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() / reps;
-  return {{"dim", dim}, {"layers", layers}, {"batch", B}, {"seq_len", T}, {"causal", causal}, {"ms", s * 1e3},
+  return {{"dim", dim},
+          {"layers", layers},
+          {"batch", B},
+          {"seq_len", T},
+          {"causal", causal},
+          {"ms", s * 1e3},
           {"tokens_per_s", static_cast<double>(B * T) / s}};
 }
 

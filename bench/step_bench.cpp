@@ -50,12 +50,14 @@ nlohmann::json transformer_step(bool causal, int reps) {
   Adam opt(net.named_parameters(), 1e-3f);
   Ids x0 = random_batch(rng, 64, 32, 2000);
   uint64_t f0 = flop_count();
-  double ms = ms_per_call([&] {
-    opt.zero_grad();
-    Tensor loss = causal ? next_token_loss(net, x0) : diffusion_loss(net, x0, 2001, rng);
-    loss.backward();
-    opt.step();
-  }, 3, reps);
+  double ms = ms_per_call(
+      [&] {
+        opt.zero_grad();
+        Tensor loss = causal ? next_token_loss(net, x0) : diffusion_loss(net, x0, 2001, rng);
+        loss.backward();
+        opt.step();
+      },
+      3, reps);
   double gflop = static_cast<double>(flop_count() - f0) / (3 + reps) * 1e-9;  // the same work every step
   return {{"ms", ms}, {"gflop_per_step", gflop}, {"gflops_per_s", gflop / ms * 1e3}};
 }
@@ -65,12 +67,14 @@ double sorter_step(int reps) {
   Sorter net(ModelConfig::sorter(), rng);
   AdamW opt(net.named_parameters(), 1e-3f);
   sort_task::Batch b = sort_task::make_batch(rng, 128);
-  return ms_per_call([&] {
-    opt.zero_grad();
-    sorter_loss(net, b.src, b.tgt_in, b.tgt).backward();
-    clip_grad_norm(net.named_parameters(), 1.f);
-    opt.step();
-  }, 3, reps);
+  return ms_per_call(
+      [&] {
+        opt.zero_grad();
+        sorter_loss(net, b.src, b.tgt_in, b.tgt).backward();
+        clip_grad_norm(net.named_parameters(), 1.f);
+        opt.step();
+      },
+      3, reps);
 }
 
 double story_ms(bool use_cache, int reps) {

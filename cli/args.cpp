@@ -11,7 +11,8 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& op
            const std::set<std::string>& flags) {
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    TF_CHECK(a.size() > 2 && a.compare(0, 2, "--") == 0, "unexpected argument '", a, "' (options start with --)");
+    TF_CHECK(a.size() > 2 && a.compare(0, 2, "--") == 0, "unexpected argument '", a,
+             "' (options start with --)");
     std::string name = a.substr(2), value;
     bool inline_value = false;
     if (auto eq = name.find('='); eq != std::string::npos) {
@@ -53,8 +54,8 @@ double Args::number(const std::string& name, double fallback) const {
   if (it == values_.end()) return fallback;
   char* end = nullptr;
   double v = std::strtod(it->second.c_str(), &end);
-  TF_CHECK(!it->second.empty() && *end == '\0' && std::isfinite(v), "--", name, " needs a number, got '", it->second,
-           "'");
+  TF_CHECK(!it->second.empty() && *end == '\0' && std::isfinite(v), "--", name, " needs a number, got '",
+           it->second, "'");
   return v;
 }
 

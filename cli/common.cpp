@@ -16,7 +16,8 @@ void apply_threads(const Args& args) {
 
 Device device_option(const Args& args) {
   Device d = parse_device(args.str("device", "cpu"));
-  if (d == Device::CUDA) backend_for(d);  // throws a clear message when CUDA is not built or no GPU is present
+  if (d == Device::CUDA)
+    backend_for(d);  // throws a clear message when CUDA is not built or no GPU is present
   return d;
 }
 
@@ -37,7 +38,8 @@ std::shared_ptr<const StoryData> story_data_for(const Checkpoint& ck, const Args
   if (task_of(ck) != "stories") return nullptr;
   TF_CHECK(!ck.vocab.empty(), "this story checkpoint holds no vocabulary");
   StoryText text = load_story_text(args);
-  return std::make_shared<StoryData>(StoryData::with_vocab(Vocabulary::from_entries(ck.vocab), text.train, text.valid));
+  return std::make_shared<StoryData>(
+      StoryData::with_vocab(Vocabulary::from_entries(ck.vocab), text.train, text.valid));
 }
 
 }  // namespace tf::cli

@@ -12,8 +12,8 @@
 
 namespace tf::cli {
 
-void apply_threads(const Args& args);        // --threads N
-Device device_option(const Args& args);      // --device cpu|cuda, checked to be usable
+void apply_threads(const Args& args);           // --threads N
+Device device_option(const Args& args);         // --device cpu|cuda, checked to be usable
 void print_json_line(const nlohmann::json& j);  // one line on stdout
 // The data a checkpoint's task needs, with the checkpoint's vocabulary for stories.
 std::shared_ptr<const StoryData> story_data_for(const Checkpoint& ck, const Args& args);

@@ -11,8 +11,8 @@
 namespace tf::cli {
 
 namespace {
-const std::set<std::string> kOptions = {"checkpoint", "data", "valid", "seed", "threads", "device", "batches",
-                                        "cache-dir", "url"};
+const std::set<std::string> kOptions = {"checkpoint", "data",    "valid",     "seed", "threads",
+                                        "device",     "batches", "cache-dir", "url"};
 
 // Mean training-objective loss over `batches` fresh batches (toy and sort have unlimited fresh data).
 double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rng) {
@@ -37,7 +37,8 @@ int eval_command(const std::vector<std::string>& argv) {
   std::unique_ptr<Task> task = make_task(c, story_data_for(ck, a));
   uint64_t seed = static_cast<uint64_t>(a.integer("seed", 123));
   Rng rng(seed);
-  nlohmann::json result = {{"task", task_name}, {"model", kind_name(model->config().kind)}, {"step", ck.step}};
+  nlohmann::json result = {
+      {"task", task_name}, {"model", kind_name(model->config().kind)}, {"step", ck.step}};
   if (std::optional<float> v = task->validation_loss(*model)) {
     result["loss"] = *v;
   } else {

@@ -24,12 +24,15 @@ int info_command(const std::vector<std::string>& argv) {
   for (const auto& [k, v] : ck.metadata) std::printf("  %-24s %s\n", k.c_str(), v.c_str());
   std::printf("\n  %-44s %-16s %12s\n", "parameter", "shape", "count");
   std::vector<ParameterRow> rows = parameter_table(model->module());
-  for (const ParameterRow& r : rows) std::printf("  %-44s %-16s %12lld\n", r.name.c_str(), r.shape.c_str(), static_cast<long long>(r.count));
+  for (const ParameterRow& r : rows)
+    std::printf("  %-44s %-16s %12lld\n", r.name.c_str(), r.shape.c_str(), static_cast<long long>(r.count));
   nlohmann::json groups = nlohmann::json::object();
   for (const auto& [group, n] : parameter_groups(rows)) groups[group] = n;
   std::printf("\n  total %lld parameters\n", static_cast<long long>(model->module().parameter_count()));
-  print_json_line({{"config", nlohmann::json::parse(ck.config_json)}, {"step", ck.step},
-                   {"parameters", model->module().parameter_count()}, {"groups", groups},
+  print_json_line({{"config", nlohmann::json::parse(ck.config_json)},
+                   {"step", ck.step},
+                   {"parameters", model->module().parameter_count()},
+                   {"groups", groups},
                    {"optimizer_state", !ck.optimizer_state.empty()}});
   return 0;
 }

@@ -9,29 +9,40 @@ namespace tf::cli {
 namespace {
 std::string duration(double s) {
   char buf[32];
-  if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  else std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s) / 3600, static_cast<int>(s) / 60 % 60);
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s) / 3600, static_cast<int>(s) / 60 % 60);
   return buf;
 }
 }  // namespace
 
 std::string human_bytes(double b) {
   char buf[32];
-  if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
-  else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
-  else std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024 * 1024));
+  if (b < 1024)
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
+  else if (b < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024 * 1024));
   return buf;
 }
 
 ProgressBar::ProgressBar(std::string label, int64_t total, std::string unit)
-    : label_(std::move(label)), unit_(std::move(unit)), total_(total), tty_(isatty(STDERR_FILENO) != 0),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_ - std::chrono::seconds(1)) {}
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      total_(total),
+      tty_(isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_ - std::chrono::seconds(1)) {}
 
 void ProgressBar::update(int64_t done, const std::string& status) {
   if (!tty_) return;
   auto now = std::chrono::steady_clock::now();
-  if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;  // at most 10 redraws a second
+  if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_)
+    return;  // at most 10 redraws a second
   last_draw_ = now;
   draw(done, status);
 }
@@ -52,8 +63,8 @@ void ProgressBar::draw(int64_t done, const std::string& status) {
   double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   std::string eta = rate > 0 && done < total_ ? duration(static_cast<double>(total_ - done) / rate) : "-";
   std::fprintf(stderr, "\r\033[K%s [%s] %lld/%lld %s  %.1f %s/s  eta %s  %s", label_.c_str(), bar.c_str(),
-               static_cast<long long>(done), static_cast<long long>(total_), unit_.c_str(), rate, unit_.c_str(),
-               eta.c_str(), status.c_str());
+               static_cast<long long>(done), static_cast<long long>(total_), unit_.c_str(), rate,
+               unit_.c_str(), eta.c_str(), status.c_str());
   std::fflush(stderr);
 }
 

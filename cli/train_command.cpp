@@ -19,9 +19,11 @@ namespace tf::cli {
 namespace {
 
 const std::set<std::string> kOptions = {
-    "task", "model", "data", "valid", "steps", "batch", "seq-len", "dim", "heads", "layers", "max-length", "lr",
-    "optimizer", "schedule", "weight-decay", "clip", "seed", "threads", "device", "save", "checkpoint-every",
-    "resume", "init-from", "log", "eval-every", "top-words", "pct-start", "warmup", "cache-dir", "url"};
+    "task",         "model",     "data",   "valid",      "steps",     "batch",     "seq-len",
+    "dim",          "heads",     "layers", "max-length", "lr",        "optimizer", "schedule",
+    "weight-decay", "clip",      "seed",   "threads",    "device",    "save",      "checkpoint-every",
+    "resume",       "init-from", "log",    "eval-every", "top-words", "pct-start", "warmup",
+    "cache-dir",    "url"};
 const std::set<std::string> kFlags = {"causal", "rotary", "no-eval"};
 
 // The run's settings: the task's course defaults, then every option given.
@@ -57,19 +59,20 @@ std::shared_ptr<const StoryData> story_data(const Args& a, TrainConfig& c) {
   int64_t top = a.integer("top-words", Vocabulary::kDefaultTop);
   auto data = std::make_shared<const StoryData>(StoryData::from_text(text.train, text.valid, top));
   c.model.vocab = data->vocab.size();
-  std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n", text.description.c_str(),
-               static_cast<long long>(data->train.size()), static_cast<long long>(data->valid.size()),
-               static_cast<long long>(data->vocab.size()));
+  std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n",
+               text.description.c_str(), static_cast<long long>(data->train.size()),
+               static_cast<long long>(data->valid.size()), static_cast<long long>(data->vocab.size()));
   return data;
 }
 
 std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
   if (a.has("resume")) {
     Checkpoint ck = load_checkpoint(a.str("resume"));
-    auto trainer = Trainer::resume(ck, make_task(TrainConfig::from_json(ck.metadata.at("tinyformer.train")),
-                                                 story_data_for(ck, a)),
-                                   device);
-    std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(), static_cast<long long>(ck.step));
+    auto trainer = Trainer::resume(
+        ck, make_task(TrainConfig::from_json(ck.metadata.at("tinyformer.train")), story_data_for(ck, a)),
+        device);
+    std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(),
+                 static_cast<long long>(ck.step));
     return trainer;
   }
   TrainConfig c = config_from(a);
@@ -83,9 +86,7 @@ std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
   return trainer;
 }
 
-void save(const Trainer& t, const std::string& path) {
-  save_checkpoint(path, t.checkpoint());
-}
+void save(const Trainer& t, const std::string& path) { save_checkpoint(path, t.checkpoint()); }
 
 }  // namespace
 
@@ -105,8 +106,8 @@ int train_command(const std::vector<std::string>& argv) {
     TF_CHECK(log.good(), "cannot write the log file ", a.str("log"));
   }
   std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
-               static_cast<long long>(trainer->model().module().parameter_count()), device_name(device).c_str(),
-               c.task.c_str());
+               static_cast<long long>(trainer->model().module().parameter_count()),
+               device_name(device).c_str(), c.task.c_str());
 
   ProgressBar bar("train", total);
   std::deque<float> last;  // the last 200 losses: the final figure
@@ -121,7 +122,9 @@ int train_command(const std::vector<std::string>& argv) {
     flops += s.flops;
     last.push_back(s.loss);
     if (last.size() > 200) last.pop_front();
-    nlohmann::json line = {{"step", s.step}, {"loss", s.loss}, {"lr", s.lr},
+    nlohmann::json line = {{"step", s.step},
+                           {"loss", s.loss},
+                           {"lr", s.lr},
                            {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
     if (eval_every > 0 && s.step % eval_every == 0) {
       valid = trainer->validation_loss();

@@ -16,8 +16,9 @@ namespace tf::cli {
 
 namespace {
 
-const std::set<std::string> kOptions = {"checkpoint", "prompt", "suffix", "sampler", "steps", "temperature", "top-k",
-                                        "length", "count", "seed", "input", "threads", "device"};
+const std::set<std::string> kOptions = {"checkpoint",  "prompt",  "suffix", "sampler", "steps",
+                                        "temperature", "top-k",   "length", "count",   "seed",
+                                        "input",       "threads", "device"};
 const std::set<std::string> kFlags = {"json"};
 
 nlohmann::json sort_digits(const Model& model, const Args& a) {
@@ -28,7 +29,8 @@ nlohmann::json sort_digits(const Model& model, const Args& a) {
     TF_CHECK(d >= 0 && d <= 9, "the sorter reads digits 0-9, got ", d);
     digits.push_back(d);
   }
-  TF_CHECK(in.eof() && digits.size() == 10, "--input needs ten digits separated by spaces, e.g. \"7 2 9 0 4 4 1 8 3 6\"");
+  TF_CHECK(in.eof() && digits.size() == 10,
+           "--input needs ten digits separated by spaces, e.g. \"7 2 9 0 4 4 1 8 3 6\"");
   Ids out = net.greedy(Ids(digits, Shape{1, 10}), 10);
   std::vector<int32_t> sorted = digits;
   std::sort(sorted.begin(), sorted.end());

@@ -90,8 +90,11 @@ std::shared_ptr<const StoryData> story_data(const val& text, const std::vector<s
   TF_CHECK(!text.isNull() && !text.isUndefined() && text["train"].isString(),
            "the stories task needs text: {train: string, valid?: string}");
   std::string train = text["train"].as<std::string>(), valid = text_of(text["valid"]);
-  if (vocab) return std::make_shared<const StoryData>(StoryData::with_vocab(Vocabulary::from_entries(*vocab), train, valid));
-  int64_t top = text["topWords"].isNumber() ? static_cast<int64_t>(text["topWords"].as<double>()) : Vocabulary::kDefaultTop;
+  if (vocab)
+    return std::make_shared<const StoryData>(
+        StoryData::with_vocab(Vocabulary::from_entries(*vocab), train, valid));
+  int64_t top = text["topWords"].isNumber() ? static_cast<int64_t>(text["topWords"].as<double>())
+                                            : Vocabulary::kDefaultTop;
   TF_CHECK(top >= 1 && top <= 1000000, "topWords must be 1..1000000, got ", top);
   return std::make_shared<const StoryData>(StoryData::from_text(train, valid, top));
 }
@@ -101,8 +104,12 @@ std::shared_ptr<const StoryData> story_data(const val& text, const std::vector<s
 // A model in wasm memory: a training run (Trainer) or a model loaded for viewing and writing.
 class Handle {
  public:
-  explicit Handle(std::unique_ptr<Trainer> trainer) : trainer_(std::move(trainer)) { init(trainer_->task().vocabulary()); }
-  Handle(std::unique_ptr<Model> model, std::vector<std::string> vocab) : model_(std::move(model)) { init(vocab); }
+  explicit Handle(std::unique_ptr<Trainer> trainer) : trainer_(std::move(trainer)) {
+    init(trainer_->task().vocabulary());
+  }
+  Handle(std::unique_ptr<Model> model, std::vector<std::string> vocab) : model_(std::move(model)) {
+    init(vocab);
+  }
   ~Handle() { --live_; }
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
@@ -120,7 +127,9 @@ class Handle {
       return c.to_json();
     });
   }
-  std::string task_name() const { return guarded([&] { return run("the task").task().name(); }); }
+  std::string task_name() const {
+    return guarded([&] { return run("the task").task().name(); });
+  }
   double steps_done() const { return trainer_ ? static_cast<double>(trainer_->steps_done()) : 0.0; }
 
   val encode(const std::string& text) const {
@@ -178,8 +187,8 @@ class Handle {
   val logits(const val& ids, int batch) const {
     return guarded([&] {
       std::vector<int32_t> x = int_vector(ids);
-      TF_CHECK(batch >= 1 && x.size() % static_cast<size_t>(batch) == 0, "logits: ", x.size(), " ids do not make ",
-               batch, " inputs of equal length");
+      TF_CHECK(batch >= 1 && x.size() % static_cast<size_t>(batch) == 0, "logits: ", x.size(),
+               " ids do not make ", batch, " inputs of equal length");
       NoGrad no_grad;
       const TokenModel& net = model().token_model("logits");
       return tensor_data(net.forward(Ids(x, Shape{batch, static_cast<int64_t>(x.size()) / batch})));
@@ -205,7 +214,9 @@ class Handle {
     });
   }
   val sorter_attention(const val& digits) const {
-    return guarded([&] { return figure_value(tf::sorter_attention(model().sorter_model("sorter attention"), digits_of(digits))); });
+    return guarded([&] {
+      return figure_value(tf::sorter_attention(model().sorter_model("sorter attention"), digits_of(digits)));
+    });
   }
   val saliency(const val& digits) const {
     return guarded([&] {
@@ -221,7 +232,8 @@ class Handle {
   }
   std::string undiffuse_census(int count, int steps, double seed) const {
     return guarded([&] {
-      TF_CHECK(count >= 1 && count <= 100000 && steps >= 1 && steps <= 10000, "census: count 1..1e5, steps 1..1e4");
+      TF_CHECK(count >= 1 && count <= 100000 && steps >= 1 && steps <= 10000,
+               "census: count 1..1e5, steps 1..1e4");
       Rng rng(static_cast<uint64_t>(seed));
       return toy_undiffuse_census(model().token_model("the undiffuse census"), count, steps, rng).dump();
     });
@@ -236,7 +248,9 @@ class Handle {
       for (const ParameterRow& r : rows)
         table.push_back({{"name", r.name}, {"shape", r.shape}, {"group", r.group}, {"count", r.count}});
       for (const auto& [g, n] : parameter_groups(rows)) groups.push_back({{"group", g}, {"count", n}});
-      return nlohmann::json{{"rows", table}, {"groups", groups}, {"total", model().module().parameter_count()}}.dump();
+      return nlohmann::json{
+          {"rows", table}, {"groups", groups}, {"total", model().module().parameter_count()}}
+          .dump();
     });
   }
   val checkpoint() const {
@@ -265,7 +279,8 @@ class Handle {
     if (!vocab_.empty()) codec_.emplace(vocab_);
   }
   Trainer& run(const char* purpose) const {
-    TF_CHECK(trainer_, purpose, " needs a training run (createRun / loadRun), not a model loaded with loadModel");
+    TF_CHECK(trainer_, purpose,
+             " needs a training run (createRun / loadRun), not a model loaded with loadModel");
     return *trainer_;
   }
   const WordCodec& codec(const char* purpose) const {
@@ -321,7 +336,8 @@ std::unique_ptr<Handle> load_run(const std::string& bytes, const val& text) {
   return guarded([&] {
     Checkpoint ck = Handle::checkpoint_from(bytes);
     auto it = ck.metadata.find("tinyformer.train");
-    TF_CHECK(it != ck.metadata.end(), "this checkpoint holds weights only, not a training run; use loadModel");
+    TF_CHECK(it != ck.metadata.end(),
+             "this checkpoint holds weights only, not a training run; use loadModel");
     TrainConfig c = TrainConfig::from_json(it->second);
     std::shared_ptr<const StoryData> data = c.task == "stories" ? story_data(text, &ck.vocab) : nullptr;
     return std::make_unique<Handle>(Trainer::resume(ck, make_task(c, data)));
@@ -340,8 +356,12 @@ std::string inspect_checkpoint(const std::string& bytes) {
     Checkpoint ck = Handle::checkpoint_from(bytes);
     int64_t count = 0;
     for (const auto& p : ck.params) count += p.second.numel();
-    nlohmann::json j = {{"config", nlohmann::json::parse(ck.config_json)}, {"step", ck.step}, {"vocab", ck.vocab},
-                        {"parameters", count}, {"resumable", !ck.optimizer_state.empty()}, {"metadata", ck.metadata}};
+    nlohmann::json j = {{"config", nlohmann::json::parse(ck.config_json)},
+                        {"step", ck.step},
+                        {"vocab", ck.vocab},
+                        {"parameters", count},
+                        {"resumable", !ck.optimizer_state.empty()},
+                        {"metadata", ck.metadata}};
     if (auto it = ck.metadata.find("tinyformer.train"); it != ck.metadata.end()) {
       j["train"] = nlohmann::json::parse(it->second);
       j["task"] = j["train"]["task"];
@@ -367,10 +387,13 @@ std::string builtin_stories(double seed, double bytes) {
 }
 
 std::string tokenize_text(const std::string& text, bool prompt) {
-  return guarded([&] { return nlohmann::json(tokenize(text, prompt ? TokenMode::Prompt : TokenMode::Corpus)).dump(); });
+  return guarded(
+      [&] { return nlohmann::json(tokenize(text, prompt ? TokenMode::Prompt : TokenMode::Corpus)).dump(); });
 }
 
-void set_threads(int n) { guarded([&] { ThreadPool::instance().set_threads(n); }); }
+void set_threads(int n) {
+  guarded([&] { ThreadPool::instance().set_threads(n); });
+}
 int threads() { return ThreadPool::instance().threads(); }
 
 val pool_bytes() {
@@ -391,7 +414,8 @@ bool threaded() {
 val positional_encoding_figure(int positions, int dim) {
   return guarded([&] { return figure_value(positional_figure(positions, dim)); });
 }
-val attention_walkthrough_figure(const std::string& tokens_json, int d_model, int d_k, int heads, double seed) {
+val attention_walkthrough_figure(const std::string& tokens_json, int d_model, int d_k, int heads,
+                                 double seed) {
   return guarded([&] {
     auto tokens = nlohmann::json::parse(tokens_json).get<std::vector<std::string>>();
     return figure_value(tf::attention_walkthrough(tokens, d_model, d_k, heads, static_cast<uint64_t>(seed)));
@@ -404,7 +428,8 @@ val entropy_vs_dk_figure(const std::string& dims_json, int queries, int keys, do
   });
 }
 val feed_forward_check_figure(int d_model, int positions, double seed) {
-  return guarded([&] { return figure_value(tf::feed_forward_check(d_model, positions, static_cast<uint64_t>(seed))); });
+  return guarded(
+      [&] { return figure_value(tf::feed_forward_check(d_model, positions, static_cast<uint64_t>(seed))); });
 }
 val layer_norm_check_figure(double seed) {
   return guarded([&] { return figure_value(tf::layer_norm_check(static_cast<uint64_t>(seed))); });

@@ -37,7 +37,8 @@ void accumulate(std::shared_ptr<TensorImpl>& slot, const Tensor& g) {
     return;
   }
   Tensor acc(slot);
-  TF_CHECK(acc.shape() == g.shape(), "gradient shape ", g.shape().str(), " does not match ", acc.shape().str());
+  TF_CHECK(acc.shape() == g.shape(), "gradient shape ", g.shape().str(), " does not match ",
+           acc.shape().str());
   backend_for(acc.device()).axpy(1.f, g.data(), acc.data(), static_cast<size_t>(acc.numel()));
 }
 

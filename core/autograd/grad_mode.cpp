@@ -26,7 +26,8 @@ void record(Tensor& out, const char* op, std::vector<Tensor> inputs, Node::Backw
   auto node = std::make_shared<Node>();
   node->op = op;
   node->inputs.reserve(inputs.size());
-  for (const Tensor& t : inputs) node->inputs.push_back(t.defined() && t.requires_grad() ? t.impl_ptr() : nullptr);
+  for (const Tensor& t : inputs)
+    node->inputs.push_back(t.defined() && t.requires_grad() ? t.impl_ptr() : nullptr);
   node->backward = std::move(backward);
   out.impl()->grad_fn = std::move(node);
   out.impl()->requires_grad = true;

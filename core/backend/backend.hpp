@@ -44,7 +44,7 @@ struct AttentionArgs {
   int64_t q_row = 0, k_row = 0, v_row = 0, out_row = 0;
   bool causal = false;
   int q_offset = 0;
-  float scale = 0.f;                 // multiplies q.k; callers pass 1/sqrt(D) for the usual attention
+  float scale = 0.f;                // multiplies q.k; callers pass 1/sqrt(D) for the usual attention
   const float* key_keep = nullptr;  // optional [B, Tk]
 };
 
@@ -82,8 +82,8 @@ class Backend {
   // out = a (op) b with broadcasting given by strides over the index space dims.
   virtual void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b,
                               const Strides4& sb, float* out, const Dims4& dims) = 0;
-  virtual void scale(const float* x, float alpha, float* y, size_t n) = 0;  // y = alpha * x
-  virtual void axpy(float alpha, const float* x, float* y, size_t n) = 0;   // y += alpha * x
+  virtual void scale(const float* x, float alpha, float* y, size_t n) = 0;              // y = alpha * x
+  virtual void axpy(float alpha, const float* x, float* y, size_t n) = 0;               // y += alpha * x
   virtual void mul_accumulate(const float* a, const float* b, float* y, size_t n) = 0;  // y += a * b
 
   // ---- reductions (reduce.cpp) ----
@@ -94,12 +94,12 @@ class Backend {
   virtual bool all_finite(const float* x, size_t n) = 0;
 
   // ---- strided copy (copy_strided.cpp): permutes, narrows, concatenations ----
-  virtual void copy_strided(const float* src, const Strides4& src_strides, float* dst, const Strides4& dst_strides,
-                            const Dims4& dims, bool accumulate) = 0;
+  virtual void copy_strided(const float* src, const Strides4& src_strides, float* dst,
+                            const Strides4& dst_strides, const Dims4& dims, bool accumulate) = 0;
 
   // ---- layer norm (layer_norm.cpp): y = (x - mean) * rstd * gamma + beta over the last dim C ----
-  virtual void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
-                                  float* rstd, int64_t rows, int64_t C, float eps) = 0;
+  virtual void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y,
+                                  float* mean, float* rstd, int64_t rows, int64_t C, float eps) = 0;
   // dx is written; dgamma and dbeta are accumulated into.
   virtual void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
                                    const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows,
@@ -113,39 +113,45 @@ class Backend {
   virtual void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) = 0;
   virtual void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) = 0;
   virtual void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) = 0;
-  virtual void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) = 0;
+  virtual void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows,
+                                    int64_t cols) = 0;
 
   // ---- masked fill (masked_fill.cpp): y = mask != 0 ? value : x, mask broadcast by strides ----
-  virtual void masked_fill(const float* x, const float* mask, const Strides4& mask_strides, float value, float* y,
-                           const Dims4& dims) = 0;
+  virtual void masked_fill(const float* x, const float* mask, const Strides4& mask_strides, float value,
+                           float* y, const Dims4& dims) = 0;
 
   // ---- embedding (embedding.cpp): out[i] = table[ids[i]]; backward scatter-adds into dtable ----
-  virtual void embedding_forward(const float* table, const int32_t* ids, float* out, int64_t n, int64_t C) = 0;
-  virtual void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C) = 0;
+  virtual void embedding_forward(const float* table, const int32_t* ids, float* out, int64_t n,
+                                 int64_t C) = 0;
+  virtual void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n,
+                                  int64_t C) = 0;
 
   // ---- attention (attention.cpp); see AttentionArgs. Backward writes dq, dk, dv (same layouts as q, k, v;
   // they may be column ranges of one buffer, so each writes only its own columns). ----
-  virtual void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v, float* out,
-                                 float* weights) = 0;
+  virtual void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                                 float* out, float* weights) = 0;
   virtual void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                                  const float* weights, const float* dout, float* dq, float* dk, float* dv) = 0;
+                                  const float* weights, const float* dout, float* dq, float* dk,
+                                  float* dv) = 0;
 
   // ---- cross entropy (cross_entropy.cpp): loss_rows[i] = -log softmax(logits[i])[target[i]];
   // lse[i] = logsumexp(logits[i]) is kept for the backward pass. ----
-  virtual void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
-                                     int64_t N, int64_t V) = 0;
+  virtual void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows,
+                                     float* lse, int64_t N, int64_t V) = 0;
   // dlogits[i] = row_scale[i] * (softmax(logits[i]) - onehot(target[i])).
   virtual void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
                                       const float* row_scale, float* dlogits, int64_t N, int64_t V) = 0;
 
   // ---- rotary position embedding (rotary.cpp): rotates consecutive pairs (2i, 2i+1) of each head_dim-wide
-  // group among the first rotate_cols columns of x [B, T, cols] by angle (pos_offset + t) * 10000^(-2i/head_dim);
-  // the other columns are copied. inverse rotates by the negative angle (the backward pass). ----
+  // group among the first rotate_cols columns of x [B, T, cols] by angle (pos_offset + t) *
+  // 10000^(-2i/head_dim); the other columns are copied. inverse rotates by the negative angle (the backward
+  // pass). ----
   virtual void rotary_forward(const float* x, float* y, int64_t B, int64_t T, int64_t cols, int64_t head_dim,
                               int64_t rotate_cols, int64_t pos_offset, bool inverse) = 0;
 
   // ---- optimizers (optimizer.cpp) ----
-  virtual void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) = 0;
+  virtual void adam_step(float* param, const float* grad, float* m, float* v, size_t n,
+                         const AdamArgs& a) = 0;
   virtual void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) = 0;
 };
 

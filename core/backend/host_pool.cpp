@@ -8,7 +8,9 @@
 namespace tf {
 
 namespace {
-size_t rounded(size_t bytes) { return (bytes + HostPool::kAlignment - 1) / HostPool::kAlignment * HostPool::kAlignment; }
+size_t rounded(size_t bytes) {
+  return (bytes + HostPool::kAlignment - 1) / HostPool::kAlignment * HostPool::kAlignment;
+}
 }  // namespace
 
 void* HostPool::allocate(size_t bytes) {

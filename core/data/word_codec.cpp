@@ -43,7 +43,8 @@ std::vector<std::string> WordCodec::decode(const std::vector<int32_t>& ids) cons
   std::vector<std::string> out;
   out.reserve(ids.size());
   for (int32_t id : ids) {
-    TF_CHECK(id >= 0 && id < size(), "token id ", id, " is outside the vocabulary of ", words_.size(), " words");
+    TF_CHECK(id >= 0 && id < size(), "token id ", id, " is outside the vocabulary of ", words_.size(),
+             " words");
     out.push_back(words_[static_cast<size_t>(id)]);
   }
   return out;

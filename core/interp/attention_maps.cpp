@@ -12,9 +12,7 @@ namespace tf {
 namespace {
 
 // [1, heads, T, S] -> [heads, T, S], copied so later calls cannot change it.
-Tensor first_sample(const Tensor& w) {
-  return reshape(w, Shape{w.size(1), w.size(2), w.size(3)}).clone();
-}
+Tensor first_sample(const Tensor& w) { return reshape(w, Shape{w.size(1), w.size(2), w.size(3)}).clone(); }
 
 void add_layers(Figure& f, const std::string& prefix, const std::vector<Tensor>& layers) {
   for (size_t i = 0; i < layers.size(); ++i) f.add(prefix + "." + std::to_string(i), first_sample(layers[i]));

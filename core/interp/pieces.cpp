@@ -63,8 +63,8 @@ Figure positional_figure(int64_t n_pos, int64_t d) {
   return f;
 }
 
-Figure attention_walkthrough(const std::vector<std::string>& tokens, int64_t d_model, int64_t d_k, int64_t heads,
-                             uint64_t seed) {
+Figure attention_walkthrough(const std::vector<std::string>& tokens, int64_t d_model, int64_t d_k,
+                             int64_t heads, uint64_t seed) {
   TF_CHECK(tokens.size() >= 3, "the walkthrough needs at least three tokens");
   NoGrad no_grad;
   Rng rng(seed);
@@ -94,8 +94,11 @@ Figure attention_walkthrough(const std::vector<std::string>& tokens, int64_t d_m
   // A6: without positions, attention of a shuffled sentence is the shuffled attention.
   std::vector<int64_t> perm = rng.permutation(n);
   std::vector<float> xs = x_nopos.to_vector(), shuffled;
-  for (int64_t i : perm) shuffled.insert(shuffled.end(), xs.begin() + i * d_model, xs.begin() + (i + 1) * d_model);
-  auto attend = [&](const Tensor& in) { return matmul(attention_weights(matmul(in, wq), matmul(in, wk)), matmul(in, wv)); };
+  for (int64_t i : perm)
+    shuffled.insert(shuffled.end(), xs.begin() + i * d_model, xs.begin() + (i + 1) * d_model);
+  auto attend = [&](const Tensor& in) {
+    return matmul(attention_weights(matmul(in, wq), matmul(in, wk)), matmul(in, wv));
+  };
   Tensor a_shuffled = attend(Tensor::from_vector(shuffled, Shape{n, d_model}));
   std::vector<float> a = attend(x_nopos).to_vector(), a_perm;
   for (int64_t i : perm) a_perm.insert(a_perm.end(), a.begin() + i * d_k, a.begin() + (i + 1) * d_k);
@@ -184,7 +187,8 @@ Figure residual_stream(int64_t positions, int64_t d_model, int64_t heads, int64_
   NoGrad no_grad;
   Rng rng(seed);
   Block block(d_model, heads, true, false, rng);
-  Tensor h = add(randn(Shape{1, positions, d_model}, rng), reshape(sinusoidal_encoding(positions, d_model), Shape{1, positions, d_model}));
+  Tensor h = add(randn(Shape{1, positions, d_model}, rng),
+                 reshape(sinusoidal_encoding(positions, d_model), Shape{1, positions, d_model}));
   std::vector<float> updates;
   for (int64_t b = 0; b < blocks; ++b) {
     Tensor next = block.forward(h);

@@ -17,8 +17,8 @@ Figure positional_figure(int64_t n_pos, int64_t d);
 // weights (queries x 0.1 and x 10), causal mask, causal and padding weights (last two tokens padding),
 // heads (a MultiHead of `heads` heads over d_model). Values: row sums, the permutation-equivariance gap
 // (without positions) and the gap to the fused attention kernel.
-Figure attention_walkthrough(const std::vector<std::string>& tokens, int64_t d_model, int64_t d_k, int64_t heads,
-                             uint64_t seed);
+Figure attention_walkthrough(const std::vector<std::string>& tokens, int64_t d_model, int64_t d_k,
+                             int64_t heads, uint64_t seed);
 
 // A5: mean entropy of softmax(q.k) over `keys` keys for random q, k in each dimension d, raw and scaled by
 // 1/sqrt(d), beside the uniform entropy log(keys). Arrays dims, raw, scaled.

@@ -25,13 +25,16 @@ Tensor attention_rollout(const std::vector<Tensor>& layers, int64_t b) {
   Tensor I = Tensor::from_vector(eye, Shape{T, T}, layers.front().device());
   Tensor R = I;
   for (const Tensor& w : layers) {
-    TF_CHECK(w.size(2) == T && w.size(3) == T, "rollout needs square self-attention maps, got ", w.shape().str());
+    TF_CHECK(w.size(2) == T && w.size(3) == T, "rollout needs square self-attention maps, got ",
+             w.shape().str());
     Tensor a = add(scale(head_mean(w, b), 0.5f), scale(I, 0.5f));
-    std::vector<float> v = a.to_vector();  // rows sum to one again (a row of A may sum to 0 when fully masked)
+    std::vector<float> v =
+        a.to_vector();  // rows sum to one again (a row of A may sum to 0 when fully masked)
     for (int64_t i = 0; i < T; ++i) {
       double s = 0;
       for (int64_t j = 0; j < T; ++j) s += v[static_cast<size_t>(i * T + j)];
-      for (int64_t j = 0; j < T; ++j) v[static_cast<size_t>(i * T + j)] = static_cast<float>(v[static_cast<size_t>(i * T + j)] / s);
+      for (int64_t j = 0; j < T; ++j)
+        v[static_cast<size_t>(i * T + j)] = static_cast<float>(v[static_cast<size_t>(i * T + j)] / s);
     }
     R = matmul(Tensor::from_vector(v, Shape{T, T}, w.device()), R);
   }

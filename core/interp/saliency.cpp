@@ -8,7 +8,8 @@
 namespace tf {
 
 SaliencyResult sorter_saliency(const Sorter& net, const Ids& src) {
-  TF_CHECK(src.shape.ndim() == 2 && src.shape[0] == 1, "saliency explains one input [1, S], got ", src.shape.str());
+  TF_CHECK(src.shape.ndim() == 2 && src.shape[0] == 1, "saliency explains one input [1, S], got ",
+           src.shape.str());
   int64_t S = src.shape[1], V = net.config().vocab, d = net.config().dim;
   Ids out = net.greedy(src, S);
   std::vector<int32_t> tgt_in{Sorter::kSos};
@@ -26,12 +27,14 @@ SaliencyResult sorter_saliency(const Sorter& net, const Ids& src) {
     double total = 0;
     for (int64_t j = 0; j < S; ++j) {
       double n2 = 0;
-      for (int64_t c = 0; c < d; ++c) n2 += static_cast<double>(g[static_cast<size_t>(j * d + c)]) * g[static_cast<size_t>(j * d + c)];
+      for (int64_t c = 0; c < d; ++c)
+        n2 += static_cast<double>(g[static_cast<size_t>(j * d + c)]) * g[static_cast<size_t>(j * d + c)];
       rows[static_cast<size_t>(k * S + j)] = static_cast<float>(std::sqrt(n2));
       total += std::sqrt(n2);
     }
     for (int64_t j = 0; j < S; ++j)
-      rows[static_cast<size_t>(k * S + j)] = total > 0 ? static_cast<float>(rows[static_cast<size_t>(k * S + j)] / total) : 0.f;
+      rows[static_cast<size_t>(k * S + j)] =
+          total > 0 ? static_cast<float>(rows[static_cast<size_t>(k * S + j)] / total) : 0.f;
   }
   return {Tensor::from_vector(rows, Shape{S, S}), out};
 }

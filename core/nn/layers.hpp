@@ -1,8 +1,8 @@
 // The basic trainable pieces, with PyTorch's default initialisation: Linear (weight [out, in] and bias
 // uniform in +-1/sqrt(in)), Embedding (N(0, 1)), LayerNorm (ones and zeros).
 #pragma once
-#include "nn/module.hpp"
 #include "backend/backend.hpp"
+#include "nn/module.hpp"
 #include "util/rng.hpp"
 
 namespace tf {

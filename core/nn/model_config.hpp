@@ -12,7 +12,7 @@ struct ModelConfig {
   int64_t vocab = 2002;
   int64_t dim = 128;
   int64_t heads = 4;
-  int64_t layers = 4;          // MyTransformer blocks
+  int64_t layers = 4;  // MyTransformer blocks
   int64_t max_length = 64;
   bool causal = false;         // attention only to the left (GPT-style)
   bool rotary = false;         // rotary positions in attention instead of a learned position table
@@ -28,7 +28,7 @@ struct ModelConfig {
   static ModelConfig from_json(const std::string& json);  // validates; unknown fields are an error
 };
 
-std::string kind_name(ModelKind kind);           // "notalking", "withposition", "transformer", "sorter"
-ModelKind parse_kind(const std::string& name);   // throws on an unknown name
+std::string kind_name(ModelKind kind);          // "notalking", "withposition", "transformer", "sorter"
+ModelKind parse_kind(const std::string& name);  // throws on an unknown name
 
 }  // namespace tf

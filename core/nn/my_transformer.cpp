@@ -18,7 +18,8 @@ MyTransformer::MyTransformer(const ModelConfig& config, Rng& rng, Device device)
     register_module("position", *position);
   }
   for (int64_t i = 0; i < config.layers; ++i) {
-    blocks_.push_back(std::make_unique<Block>(config.dim, config.heads, config.causal, config.rotary, rng, device));
+    blocks_.push_back(
+        std::make_unique<Block>(config.dim, config.heads, config.causal, config.rotary, rng, device));
     register_module("blocks." + std::to_string(i), *blocks_.back());
   }
   register_module("norm", norm);
@@ -31,7 +32,8 @@ void MyTransformer::small_start(Rng& rng) {
   std::vector<Tensor> weights{embed.weight};
   if (position) weights.push_back(position->weight);
   for (const auto& b : blocks_)
-    for (const Linear* l : {&b->attention.qkv, &b->attention.mix, &b->mlp.up, &b->mlp.down}) weights.push_back(l->weight);
+    for (const Linear* l : {&b->attention.qkv, &b->attention.mix, &b->mlp.up, &b->mlp.down})
+      weights.push_back(l->weight);
   weights.push_back(out.weight);
   for (const Tensor& w : weights) normal_(w, rng, 0.02f);
 }
@@ -62,7 +64,8 @@ KvCache MyTransformer::new_cache(int64_t capacity) const {
   KvCache cache;
   Device d = device();
   for (size_t i = 0; i < blocks_.size(); ++i)
-    cache.layers.push_back({Tensor::zeros(Shape{1, capacity, config_.dim}, d), Tensor::zeros(Shape{1, capacity, config_.dim}, d), 0});
+    cache.layers.push_back({Tensor::zeros(Shape{1, capacity, config_.dim}, d),
+                            Tensor::zeros(Shape{1, capacity, config_.dim}, d), 0});
   return cache;
 }
 

@@ -33,7 +33,8 @@ WithPosition::WithPosition(const ModelConfig& config, Rng& rng, Device device)
 
 Tensor WithPosition::forward(const Ids& x) const {
   int64_t T = x.shape.ndim() == 2 ? x.shape[1] : 0;
-  TF_CHECK(T <= config_.max_length, "sequence of ", T, " tokens is longer than max_length ", config_.max_length);
+  TF_CHECK(T <= config_.max_length, "sequence of ", T, " tokens is longer than max_length ",
+           config_.max_length);
   return out.forward(add(embed_tokens(x), position.forward(position_ids(T))));
 }
 

@@ -25,16 +25,16 @@ Tensor SelfAttention::forward(const Tensor& x) const {
   Tensor p = project(x, 0);
   AttentionOptions opt;
   opt.causal = causal_;
-  Tensor o = attention(Cols(p, 0, dim_), Cols(p, dim_, dim_), Cols(p, 2 * dim_, dim_), static_cast<int>(heads_), opt,
-                       &weights_);
+  Tensor o = attention(Cols(p, 0, dim_), Cols(p, dim_, dim_), Cols(p, 2 * dim_, dim_),
+                       static_cast<int>(heads_), opt, &weights_);
   return mix.forward(o);
 }
 
 Tensor SelfAttention::forward_cached(const Tensor& x, KvCacheLayer& cache) const {
   TF_CHECK(x.size(0) == 1, "the key/value cache writes one sequence at a time");
   int64_t T = x.size(1), capacity = cache.k.size(1);
-  TF_CHECK(cache.length + T <= capacity, "the key/value cache holds ", capacity, " positions; ", cache.length + T,
-           " asked for");
+  TF_CHECK(cache.length + T <= capacity, "the key/value cache holds ", capacity, " positions; ",
+           cache.length + T, " asked for");
   Tensor p = project(x, cache.length);
   // Append the new keys and values: rows [length, length + T) of the cache.
   Backend& be = backend_for(x.device());
@@ -52,8 +52,8 @@ Tensor SelfAttention::forward_cached(const Tensor& x, KvCacheLayer& cache) const
   AttentionOptions opt;
   opt.causal = true;
   opt.q_offset = static_cast<int>(cache.length - T);
-  Tensor o = attention(Cols(p, 0, dim_), Cols(filled(cache.k)), Cols(filled(cache.v)), static_cast<int>(heads_), opt,
-                       &weights_);
+  Tensor o = attention(Cols(p, 0, dim_), Cols(filled(cache.k)), Cols(filled(cache.v)),
+                       static_cast<int>(heads_), opt, &weights_);
   return mix.forward(o);
 }
 

@@ -8,7 +8,10 @@
 namespace tf {
 
 EncoderBlock::EncoderBlock(int64_t d, int64_t heads, Rng& rng, Device device)
-    : ln1(d, device), attn(d, heads, true, false, false, rng, device), ln2(d, device), ffn(d, 4 * d, GeluMode::Erf, rng, device) {
+    : ln1(d, device),
+      attn(d, heads, true, false, false, rng, device),
+      ln2(d, device),
+      ffn(d, 4 * d, GeluMode::Erf, rng, device) {
   register_module("ln1", ln1);
   register_module("attn", attn);
   register_module("ln2", ln2);
@@ -101,7 +104,8 @@ Ids Sorter::greedy(const Ids& src, int64_t length) const {
       int64_t best = 0;
       for (int64_t v = 1; v < config_.vocab; ++v)
         if (row[v] > row[best]) best = v;
-      for (int64_t i = 0; i < t; ++i) next[static_cast<size_t>(b * (t + 1) + i)] = seq[static_cast<size_t>(b * t + i)];
+      for (int64_t i = 0; i < t; ++i)
+        next[static_cast<size_t>(b * (t + 1) + i)] = seq[static_cast<size_t>(b * t + i)];
       next[static_cast<size_t>(b * (t + 1) + t)] = static_cast<int32_t>(best);
     }
     seq.swap(next);

@@ -41,8 +41,8 @@ class Sorter : public Module {
   Sorter(const ModelConfig& config, Rng& rng, Device device = Device::CPU);
   const ModelConfig& config() const { return config_; }
 
-  Tensor embed_source(const Ids& src) const;            // src_emb(src) * sqrt(d): [B, S, d]
-  Tensor encode_embedded(const Tensor& scaled) const;   // + positions, encoder blocks, ln_enc
+  Tensor embed_source(const Ids& src) const;           // src_emb(src) * sqrt(d): [B, S, d]
+  Tensor encode_embedded(const Tensor& scaled) const;  // + positions, encoder blocks, ln_enc
   Tensor encode(const Ids& src) const { return encode_embedded(embed_source(src)); }
   Tensor decode(const Ids& tgt_in, const Tensor& memory) const;  // logits [B, T, V]
   Tensor forward(const Ids& src, const Ids& tgt_in) const { return decode(tgt_in, encode(src)); }

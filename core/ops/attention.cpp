@@ -34,10 +34,12 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
                  Tensor* weights_out) {
   Operand q = resolve(qc, "q"), k = resolve(kc, "k"), v = resolve(vc, "v");
   const Tensor &tq = *q.t, &tk = *k.t, &tv = *v.t;
-  TF_CHECK(tq.device() == tk.device() && tk.device() == tv.device(), "attention: inputs on different devices");
-  TF_CHECK(heads > 0 && q.width % heads == 0, "attention: width ", q.width, " is not divisible by ", heads, " heads");
-  TF_CHECK(k.width == q.width && v.width == q.width, "attention: q, k, v widths differ (", q.width, ", ", k.width,
-           ", ", v.width, ")");
+  TF_CHECK(tq.device() == tk.device() && tk.device() == tv.device(),
+           "attention: inputs on different devices");
+  TF_CHECK(heads > 0 && q.width % heads == 0, "attention: width ", q.width, " is not divisible by ", heads,
+           " heads");
+  TF_CHECK(k.width == q.width && v.width == q.width, "attention: q, k, v widths differ (", q.width, ", ",
+           k.width, ", ", v.width, ")");
   TF_CHECK(tk.size(0) == tq.size(0) && tv.size(0) == tq.size(0), "attention: batch sizes differ");
   TF_CHECK(tv.size(1) == tk.size(1), "attention: k has ", tk.size(1), " rows but v has ", tv.size(1));
   AttentionArgs a;
@@ -55,8 +57,8 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
   a.scale = opt.scale != 0.f ? opt.scale : 1.f / std::sqrt(static_cast<float>(a.D));
   Tensor keep = opt.key_keep;
   if (keep.defined()) {
-    TF_CHECK(keep.shape() == Shape({tk.size(0), tk.size(1)}), "attention: key_keep must be [B, Tk] = [", tk.size(0),
-             ", ", tk.size(1), "], got ", keep.shape().str());
+    TF_CHECK(keep.shape() == Shape({tk.size(0), tk.size(1)}), "attention: key_keep must be [B, Tk] = [",
+             tk.size(0), ", ", tk.size(1), "], got ", keep.shape().str());
     a.key_keep = keep.data();
   }
   Tensor out = Tensor::empty(Shape{tq.size(0), tq.size(1), q.width}, tq.device());
@@ -64,8 +66,8 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
   add_flops(4ull * static_cast<uint64_t>(a.B) * static_cast<uint64_t>(a.Tq) * static_cast<uint64_t>(a.Tk) *
             static_cast<uint64_t>(q.width));
   if (out.numel() > 0)
-    backend_of(tq).attention_forward(a, tq.data() + q.offset, tk.data() + k.offset, tv.data() + v.offset, out.data(),
-                                     w.data());
+    backend_of(tq).attention_forward(a, tq.data() + q.offset, tk.data() + k.offset, tv.data() + v.offset,
+                                     out.data(), w.data());
   if (weights_out) *weights_out = w.detach();
 
   // One gradient buffer per distinct input tensor (a packed qkv gets one). When two operands share columns
@@ -83,36 +85,38 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
   Tensor saved[3] = {tq.detach(), tk.detach(), tv.detach()}, sw = w.detach();
   int64_t offs[3] = {q.offset, k.offset, v.offset};
   size_t n_inputs = inputs.size();
-  record(out, "attention", inputs, [a, saved, sw, keep, slot, offs, overlap, n_inputs](const Tensor& g) -> std::vector<Tensor> {
-    (void)keep;  // held so that a.key_keep stays valid
-    std::vector<Tensor> grads(n_inputs);
-    for (size_t i = 0; i < 3; ++i)
-      if (!grads[slot[i]].defined()) grads[slot[i]] = Tensor::zeros(saved[i].shape(), g.device());
-    Backend& be = backend_of(g);
-    if (!overlap) {
-      be.attention_backward(a, saved[0].data() + offs[0], saved[1].data() + offs[1], saved[2].data() + offs[2],
-                            sw.data(), g.data(), grads[slot[0]].data() + offs[0], grads[slot[1]].data() + offs[1],
-                            grads[slot[2]].data() + offs[2]);
-      return grads;
-    }
-    int64_t width = static_cast<int64_t>(a.heads) * a.D;
-    Tensor part[3], dpart[3];
-    for (size_t i = 0; i < 3; ++i) {
-      part[i] = narrow(saved[i], 2, offs[i], width);
-      dpart[i] = Tensor::zeros(part[i].shape(), g.device());
-    }
-    AttentionArgs c = a;
-    c.q_row = c.k_row = c.v_row = width;
-    be.attention_backward(c, part[0].data(), part[1].data(), part[2].data(), sw.data(), g.data(), dpart[0].data(),
-                          dpart[1].data(), dpart[2].data());
-    for (size_t i = 0; i < 3; ++i) {
-      Tensor& dest = grads[slot[i]];
-      Dims4 pd = dims4(dpart[i].shape());
-      be.copy_strided(dpart[i].data(), contiguous_strides(pd), dest.data() + offs[i],
-                      contiguous_strides(dims4(dest.shape())), pd, true);
-    }
-    return grads;
-  });
+  record(out, "attention", inputs,
+         [a, saved, sw, keep, slot, offs, overlap, n_inputs](const Tensor& g) -> std::vector<Tensor> {
+           (void)keep;  // held so that a.key_keep stays valid
+           std::vector<Tensor> grads(n_inputs);
+           for (size_t i = 0; i < 3; ++i)
+             if (!grads[slot[i]].defined()) grads[slot[i]] = Tensor::zeros(saved[i].shape(), g.device());
+           Backend& be = backend_of(g);
+           if (!overlap) {
+             be.attention_backward(a, saved[0].data() + offs[0], saved[1].data() + offs[1],
+                                   saved[2].data() + offs[2], sw.data(), g.data(),
+                                   grads[slot[0]].data() + offs[0], grads[slot[1]].data() + offs[1],
+                                   grads[slot[2]].data() + offs[2]);
+             return grads;
+           }
+           int64_t width = static_cast<int64_t>(a.heads) * a.D;
+           Tensor part[3], dpart[3];
+           for (size_t i = 0; i < 3; ++i) {
+             part[i] = narrow(saved[i], 2, offs[i], width);
+             dpart[i] = Tensor::zeros(part[i].shape(), g.device());
+           }
+           AttentionArgs c = a;
+           c.q_row = c.k_row = c.v_row = width;
+           be.attention_backward(c, part[0].data(), part[1].data(), part[2].data(), sw.data(), g.data(),
+                                 dpart[0].data(), dpart[1].data(), dpart[2].data());
+           for (size_t i = 0; i < 3; ++i) {
+             Tensor& dest = grads[slot[i]];
+             Dims4 pd = dims4(dpart[i].shape());
+             be.copy_strided(dpart[i].data(), contiguous_strides(pd), dest.data() + offs[i],
+                             contiguous_strides(dims4(dest.shape())), pd, true);
+           }
+           return grads;
+         });
   return out;
 }
 

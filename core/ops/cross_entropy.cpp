@@ -23,14 +23,16 @@ Tensor cross_entropy(const Tensor& logits, const Ids& targets, const Tensor& wei
   if (N > 0) be.cross_entropy_forward(logits.data(), dev.get(), rows.data(), lse.data(), N, V);
   Tensor loss = sum(mul(rows, w));  // no graph: rows and w do not require grad
   Tensor sl = logits.detach();
-  record(loss, "cross_entropy", {logits}, [sl, targets, w, lse, N, V](const Tensor& g) -> std::vector<Tensor> {
-    Tensor row_scale = mul(w, g);  // g is a scalar: broadcast
-    Tensor dlogits = Tensor::empty(sl.shape(), g.device());
-    DeviceIds d(targets, g.device());
-    if (N > 0)
-      backend_of(g).cross_entropy_backward(sl.data(), d.get(), lse.data(), row_scale.data(), dlogits.data(), N, V);
-    return {dlogits};
-  });
+  record(loss, "cross_entropy", {logits},
+         [sl, targets, w, lse, N, V](const Tensor& g) -> std::vector<Tensor> {
+           Tensor row_scale = mul(w, g);  // g is a scalar: broadcast
+           Tensor dlogits = Tensor::empty(sl.shape(), g.device());
+           DeviceIds d(targets, g.device());
+           if (N > 0)
+             backend_of(g).cross_entropy_backward(sl.data(), d.get(), lse.data(), row_scale.data(),
+                                                  dlogits.data(), N, V);
+           return {dlogits};
+         });
   return loss;
 }
 

@@ -9,7 +9,7 @@
 
 namespace tf {
 
-Dims4 dims4(const Shape& s);                // right-aligned: (3, 5) -> {1, 1, 3, 5}
+Dims4 dims4(const Shape& s);  // right-aligned: (3, 5) -> {1, 1, 3, 5}
 Strides4 contiguous_strides(const Dims4& d);
 // Strides of an operand of shape `operand` broadcast into `out` (both right-aligned): size-1 dims get 0.
 Strides4 broadcast_strides(const Shape& operand, const Dims4& out);

@@ -21,7 +21,8 @@ Tensor fill_where(const Tensor& x, const Tensor& mask, float value) {
 Tensor masked_fill(const Tensor& x, const Tensor& mask, float value) {
   Tensor y = fill_where(x, mask, value);
   Tensor sm = mask.detach();
-  record(y, "masked_fill", {x}, [sm](const Tensor& g) -> std::vector<Tensor> { return {fill_where(g, sm, 0.f)}; });
+  record(y, "masked_fill", {x},
+         [sm](const Tensor& g) -> std::vector<Tensor> { return {fill_where(g, sm, 0.f)}; });
   return y;
 }
 

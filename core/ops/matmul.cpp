@@ -18,8 +18,8 @@ MatDims mat_dims(const Tensor& t, const char* what) {
 }
 
 // C (+)= op(A) op(B) over `batch` matrices; b_shared: one B for every A.
-void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor& C, int64_t batch, bool b_shared,
-               float beta) {
+void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor& C, int64_t batch,
+               bool b_shared, float beta) {
   MatDims a = mat_dims(A, "a"), b = mat_dims(B, "b"), c = mat_dims(C, "c");
   GemmArgs g;
   g.batch = static_cast<int>(batch);
@@ -60,15 +60,15 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
   MatDims da = mat_dims(a, "a"), db = mat_dims(b, "b");
   int64_t M = trans_a ? da.cols : da.rows, K = trans_a ? da.rows : da.cols;
   int64_t Kb = trans_b ? db.cols : db.rows, N = trans_b ? db.rows : db.cols;
-  TF_CHECK(K == Kb, "matmul: inner sizes differ, ", a.shape().str(), (trans_a ? "^T" : ""), " x ", b.shape().str(),
-           (trans_b ? "^T" : ""));
+  TF_CHECK(K == Kb, "matmul: inner sizes differ, ", a.shape().str(), (trans_a ? "^T" : ""), " x ",
+           b.shape().str(), (trans_b ? "^T" : ""));
   bool b_shared = b.ndim() == 2 && a.ndim() > 2;
   TF_CHECK(!(b_shared && trans_a), "matmul: a shared 2-D b needs an untransposed a");
-  TF_CHECK(b_shared || a.ndim() == b.ndim(), "matmul: batch dims of ", a.shape().str(), " and ", b.shape().str(),
-           " differ");
+  TF_CHECK(b_shared || a.ndim() == b.ndim(), "matmul: batch dims of ", a.shape().str(), " and ",
+           b.shape().str(), " differ");
   for (int i = 0; !b_shared && i < a.ndim() - 2; ++i)
-    TF_CHECK(a.shape()[i] == b.shape()[i], "matmul: batch dims of ", a.shape().str(), " and ", b.shape().str(),
-             " differ");
+    TF_CHECK(a.shape()[i] == b.shape()[i], "matmul: batch dims of ", a.shape().str(), " and ",
+             b.shape().str(), " differ");
   Shape s = a.shape();
   s[-2] = M;
   s[-1] = N;

@@ -60,15 +60,15 @@ Tensor causal_mask(int64_t T, Device device = Device::CPU);  // [T, T], 1 above 
 // projection [B, T, 3C] without copies.
 struct Cols {
   Tensor t;
-  int64_t offset = 0, width = -1;  // width -1: all columns from offset
+  int64_t offset = 0, width = -1;            // width -1: all columns from offset
   Cols(const Tensor& tensor) : t(tensor) {}  // NOLINT: a whole tensor is a column range
   Cols(const Tensor& tensor, int64_t off, int64_t w) : t(tensor), offset(off), width(w) {}
 };
 struct AttentionOptions {
   bool causal = false;
-  int q_offset = 0;     // absolute position of the first query (for a KV cache)
-  Tensor key_keep;      // optional [B, Tk], 1 = attend, 0 = padding
-  float scale = 0.f;    // 0 means 1/sqrt(head dim)
+  int q_offset = 0;   // absolute position of the first query (for a KV cache)
+  Tensor key_keep;    // optional [B, Tk], 1 = attend, 0 = padding
+  float scale = 0.f;  // 0 means 1/sqrt(head dim)
 };
 // Multi-head scaled-dot-product attention, all heads at once: out [B, Tq, C]. When weights is given it
 // receives the attention weights [B, heads, Tq, Tk] (detached).

@@ -13,7 +13,8 @@ Tensor sinusoidal_encoding(int64_t n_pos, int64_t d, Device device) {
   std::vector<float> pe(static_cast<size_t>(n_pos * d), 0.f);
   for (int64_t p = 0; p < n_pos; ++p) {
     for (int64_t i = 0; i < d; i += 2) {
-      double angle = static_cast<double>(p) / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
+      double angle =
+          static_cast<double>(p) / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
       pe[static_cast<size_t>(p * d + i)] = static_cast<float>(std::sin(angle));
       if (i + 1 < d) pe[static_cast<size_t>(p * d + i + 1)] = static_cast<float>(std::cos(angle));
     }
@@ -25,8 +26,8 @@ namespace {
 Tensor rotate(const Tensor& x, int64_t head_dim, int64_t rotate_cols, int64_t pos_offset, bool inverse) {
   Tensor y = Tensor::empty(x.shape(), x.device());
   if (y.numel() > 0)
-    backend_of(x).rotary_forward(x.data(), y.data(), x.size(0), x.size(1), x.size(2), head_dim, rotate_cols, pos_offset,
-                                 inverse);
+    backend_of(x).rotary_forward(x.data(), y.data(), x.size(0), x.size(1), x.size(2), head_dim, rotate_cols,
+                                 pos_offset, inverse);
   return y;
 }
 }  // namespace

@@ -17,12 +17,14 @@ Strides4 permuted_strides(const Shape& s, const std::vector<int>& order) {
   Strides4 st = contiguous_strides(d);
   int nd = s.ndim(), pad = 4 - nd;
   Strides4 out{0, 0, 0, 0};
-  for (int i = 0; i < nd; ++i) out[static_cast<size_t>(pad + i)] = st[static_cast<size_t>(pad + order[static_cast<size_t>(i)])];
+  for (int i = 0; i < nd; ++i)
+    out[static_cast<size_t>(pad + i)] = st[static_cast<size_t>(pad + order[static_cast<size_t>(i)])];
   return out;
 }
 
 // Copies x[..., start:start+len, ...] (along axis) into or out of a contiguous block.
-void copy_slab(const Tensor& whole, const Tensor& part, int axis, int64_t start, bool into_whole, bool accumulate) {
+void copy_slab(const Tensor& whole, const Tensor& part, int axis, int64_t start, bool into_whole,
+               bool accumulate) {
   Dims4 wd = dims4(whole.shape());
   Strides4 ws = contiguous_strides(wd);
   int a = 4 - whole.ndim() + axis;
@@ -52,7 +54,8 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
 
 Tensor permute(const Tensor& x, const std::vector<int>& order) {
   int nd = x.ndim();
-  TF_CHECK(static_cast<int>(order.size()) == nd, "permute: ", order.size(), " axes for shape ", x.shape().str());
+  TF_CHECK(static_cast<int>(order.size()) == nd, "permute: ", order.size(), " axes for shape ",
+           x.shape().str());
   std::vector<int> seen(static_cast<size_t>(nd), 0), inverse(static_cast<size_t>(nd));
   std::vector<int64_t> dims(static_cast<size_t>(nd));
   for (int i = 0; i < nd; ++i) {
@@ -66,23 +69,25 @@ Tensor permute(const Tensor& x, const std::vector<int>& order) {
   Tensor out = Tensor::empty(Shape(dims), x.device());
   Dims4 od = dims4(out.shape());
   if (out.numel() > 0)
-    backend_of(x).copy_strided(x.data(), permuted_strides(x.shape(), norm), out.data(), contiguous_strides(od), od,
-                               false);
-  record(out, "permute", {x}, [inverse](const Tensor& g) -> std::vector<Tensor> { return {permute(g, inverse)}; });
+    backend_of(x).copy_strided(x.data(), permuted_strides(x.shape(), norm), out.data(),
+                               contiguous_strides(od), od, false);
+  record(out, "permute", {x},
+         [inverse](const Tensor& g) -> std::vector<Tensor> { return {permute(g, inverse)}; });
   return out;
 }
 
 Tensor transpose(const Tensor& x, int axis0, int axis1) {
   std::vector<int> order(static_cast<size_t>(x.ndim()));
   std::iota(order.begin(), order.end(), 0);
-  std::swap(order[static_cast<size_t>(x.shape().axis(axis0))], order[static_cast<size_t>(x.shape().axis(axis1))]);
+  std::swap(order[static_cast<size_t>(x.shape().axis(axis0))],
+            order[static_cast<size_t>(x.shape().axis(axis1))]);
   return permute(x, order);
 }
 
 Tensor narrow(const Tensor& x, int axis, int64_t start, int64_t length) {
   int a = x.shape().axis(axis);
-  TF_CHECK(start >= 0 && length >= 0 && start + length <= x.shape()[a], "narrow: [", start, ", ", start + length,
-           ") is outside axis ", a, " of ", x.shape().str());
+  TF_CHECK(start >= 0 && length >= 0 && start + length <= x.shape()[a], "narrow: [", start, ", ",
+           start + length, ") is outside axis ", a, " of ", x.shape().str());
   Shape s = x.shape();
   s[a] = length;
   Tensor out = Tensor::empty(s, x.device());

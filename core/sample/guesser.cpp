@@ -10,8 +10,10 @@
 namespace tf {
 
 void logits_to_probabilities(std::vector<float>& logits, int64_t V, const GuessOptions& o) {
-  TF_CHECK(o.temperature > 0 && std::isfinite(o.temperature), "temperature must be positive, got ", o.temperature);
-  for (int32_t f : o.forbidden) TF_CHECK(f >= 0 && f < V, "forbidden token ", f, " is outside the vocabulary");
+  TF_CHECK(o.temperature > 0 && std::isfinite(o.temperature), "temperature must be positive, got ",
+           o.temperature);
+  for (int32_t f : o.forbidden)
+    TF_CHECK(f >= 0 && f < V, "forbidden token ", f, " is outside the vocabulary");
   for (size_t r = 0; r + static_cast<size_t>(V) <= logits.size(); r += static_cast<size_t>(V)) {
     float* row = logits.data() + r;
     for (int32_t f : o.forbidden) row[f] = -std::numeric_limits<float>::infinity();

@@ -29,8 +29,8 @@ std::vector<float> last_row(const Tensor& logits) {
 
 }  // namespace
 
-WriteResult write_left_to_right(const MyTransformer& net, const std::vector<int32_t>& prompt, const WriteOptions& o,
-                                Rng& rng) {
+WriteResult write_left_to_right(const MyTransformer& net, const std::vector<int32_t>& prompt,
+                                const WriteOptions& o, Rng& rng) {
   TF_CHECK(net.config().causal, "left-to-right writing needs a causal model (train it with --causal)");
   TF_CHECK(!prompt.empty(), "left-to-right writing needs a prompt of at least one token");
   TF_CHECK(o.length >= static_cast<int64_t>(prompt.size()), "the story length ", o.length,

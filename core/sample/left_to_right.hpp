@@ -11,9 +11,9 @@
 namespace tf {
 
 struct WriteOptions {
-  int64_t length = 32;  // total tokens, prompt included
-  GuessOptions guess;   // forbidden tokens and temperature
-  int64_t top_k = 0;    // 0 = the whole vocabulary
+  int64_t length = 32;    // total tokens, prompt included
+  GuessOptions guess;     // forbidden tokens and temperature
+  int64_t top_k = 0;      // 0 = the whole vocabulary
   bool use_cache = true;  // false recomputes the whole prefix every step (the page's loop; for comparison)
 };
 
@@ -22,7 +22,7 @@ struct WriteResult {
   int network_calls = 0;
 };
 
-WriteResult write_left_to_right(const MyTransformer& net, const std::vector<int32_t>& prompt, const WriteOptions& options,
-                                Rng& rng);
+WriteResult write_left_to_right(const MyTransformer& net, const std::vector<int32_t>& prompt,
+                                const WriteOptions& options, Rng& rng);
 
 }  // namespace tf

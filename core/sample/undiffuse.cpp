@@ -30,7 +30,8 @@ std::vector<std::vector<int64_t>> choose_reveals(const Ids& x, int64_t N, int64_
       reveal[static_cast<size_t>(n)] = masked;
     } else {
       for (int64_t i : masked)
-        if (s == 1 || rng.uniform() < 1.f / static_cast<float>(s)) reveal[static_cast<size_t>(n)].push_back(i);
+        if (s == 1 || rng.uniform() < 1.f / static_cast<float>(s))
+          reveal[static_cast<size_t>(n)].push_back(i);
     }
   }
   return reveal;
@@ -38,8 +39,8 @@ std::vector<std::vector<int64_t>> choose_reveals(const Ids& x, int64_t N, int64_
 
 }  // namespace
 
-UndiffuseResult undiffuse(const Guesser& guess, const Ids& start, int32_t mask_id, const UndiffuseOptions& options,
-                          Rng& rng) {
+UndiffuseResult undiffuse(const Guesser& guess, const Ids& start, int32_t mask_id,
+                          const UndiffuseOptions& options, Rng& rng) {
   TF_CHECK(start.shape.ndim() == 2, "undiffuse: start must be [N, L], got ", start.shape.str());
   TF_CHECK(options.steps >= 1, "undiffuse: steps must be at least 1, got ", options.steps);
   int64_t N = start.shape[0], L = start.shape[1];
@@ -62,7 +63,8 @@ UndiffuseResult undiffuse(const Guesser& guess, const Ids& start, int32_t mask_i
           const float* row = p.data() + (n * L + i) * V;
           return *std::max_element(row, row + V);
         };
-        std::stable_sort(masked.begin(), masked.end(), [&](int64_t a, int64_t b) { return confidence(a) > confidence(b); });
+        std::stable_sort(masked.begin(), masked.end(),
+                         [&](int64_t a, int64_t b) { return confidence(a) > confidence(b); });
         masked.resize(chosen.size());
         chosen = masked;
       }

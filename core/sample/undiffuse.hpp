@@ -17,13 +17,14 @@ struct UndiffuseOptions {
 };
 
 struct UndiffuseResult {
-  Ids tokens;                        // [N, L]
-  std::vector<int32_t> reveal_step;  // [N * L]: 1 = revealed at the first step (s = T), 0 = fixed from the start
-  int network_calls = 0;             // guesser calls (each on the whole batch)
+  Ids tokens;  // [N, L]
+  std::vector<int32_t>
+      reveal_step;        // [N * L]: 1 = revealed at the first step (s = T), 0 = fixed from the start
+  int network_calls = 0;  // guesser calls (each on the whole batch)
 };
 
 // start [N, L]: mask_id where the sampler must write, anything else is kept.
-UndiffuseResult undiffuse(const Guesser& guess, const Ids& start, int32_t mask_id, const UndiffuseOptions& options,
-                          Rng& rng);
+UndiffuseResult undiffuse(const Guesser& guess, const Ids& start, int32_t mask_id,
+                          const UndiffuseOptions& options, Rng& rng);
 
 }  // namespace tf

@@ -23,11 +23,13 @@ nlohmann::json story(const WordCodec& codec, const std::vector<int32_t>& ids, in
 nlohmann::json left_to_right(const Model& model, const WordCodec& codec, const WriteRequest& r, Rng& rng) {
   const MyTransformer& net = model.transformer_model("left-to-right writing");
   TF_CHECK(net.config().causal, "left-to-right writing needs a causal model; undiffuse with this one");
-  TF_CHECK(r.suffix.empty(), "a left-to-right model cannot fill in before a suffix (course C8); use a diffusion model");
+  TF_CHECK(r.suffix.empty(),
+           "a left-to-right model cannot fill in before a suffix (course C8); use a diffusion model");
   std::vector<int32_t> prompt = codec.encode(r.prompt);
   TF_CHECK(static_cast<int64_t>(prompt.size()) < r.length, "the prompt has ", prompt.size(),
            " tokens: nothing left to write within length ", r.length);
-  for (int32_t id : prompt) TF_CHECK(id != codec.mask_id(), "left-to-right writing has no masks: remove the _ from the prompt");
+  for (int32_t id : prompt)
+    TF_CHECK(id != codec.mask_id(), "left-to-right writing has no masks: remove the _ from the prompt");
   WriteOptions o;
   o.length = r.length;
   o.guess = guess_options(codec, r.temperature);
@@ -44,7 +46,8 @@ nlohmann::json left_to_right(const Model& model, const WordCodec& codec, const W
 std::vector<int32_t> story_template(const WordCodec& codec, const WriteRequest& r) {
   std::vector<int32_t> prompt = codec.encode(r.prompt), suffix = codec.encode(r.suffix);
   int64_t fixed = static_cast<int64_t>(prompt.size() + suffix.size());
-  TF_CHECK(fixed <= r.length, "the prompt and suffix have ", fixed, " tokens, more than the length ", r.length);
+  TF_CHECK(fixed <= r.length, "the prompt and suffix have ", fixed, " tokens, more than the length ",
+           r.length);
   std::vector<int32_t> t = prompt;
   t.resize(static_cast<size_t>(r.length - static_cast<int64_t>(suffix.size())), codec.mask_id());
   t.insert(t.end(), suffix.begin(), suffix.end());
@@ -79,16 +82,17 @@ nlohmann::json undiffuse_all(const Model& model, const WordCodec& codec, const W
 nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request) {
   WriteRequest r = request;
   if (r.sampler.empty()) r.sampler = model.config().causal ? "left-to-right" : "undiffuse";
-  TF_CHECK(r.sampler == "undiffuse" || r.sampler == "greedy" || r.sampler == "left-to-right", "unknown sampler '",
-           r.sampler, "' (expected undiffuse, greedy or left-to-right)");
+  TF_CHECK(r.sampler == "undiffuse" || r.sampler == "greedy" || r.sampler == "left-to-right",
+           "unknown sampler '", r.sampler, "' (expected undiffuse, greedy or left-to-right)");
   TF_CHECK(r.count >= 1 && r.count <= 10000, "count must be 1..10000, got ", r.count);
-  TF_CHECK(r.length >= 1 && r.length <= model.config().max_length, "length must be 1..", model.config().max_length,
-           " (the model's max_length), got ", r.length);
+  TF_CHECK(r.length >= 1 && r.length <= model.config().max_length, "length must be 1..",
+           model.config().max_length, " (the model's max_length), got ", r.length);
   TF_CHECK(r.steps >= 0 && r.steps <= 100000, "steps must be 0..100000, got ", r.steps);
   TF_CHECK(r.top_k >= 0, "top_k must be >= 0, got ", r.top_k);
   TF_CHECK(r.temperature > 0 && r.temperature <= 100, "temperature must be in (0, 100], got ", r.temperature);
   Rng rng(r.seed);
-  nlohmann::json stories = r.sampler == "left-to-right" ? left_to_right(model, codec, r, rng) : undiffuse_all(model, codec, r, rng);
+  nlohmann::json stories = r.sampler == "left-to-right" ? left_to_right(model, codec, r, rng)
+                                                        : undiffuse_all(model, codec, r, rng);
   return {{"sampler", r.sampler}, {"stories", stories}};
 }
 

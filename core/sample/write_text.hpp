@@ -16,11 +16,11 @@ namespace tf {
 
 struct WriteRequest {
   std::string prompt, suffix;
-  std::string sampler;     // "undiffuse", "greedy" or "left-to-right"; empty: left-to-right for causal models
-  int64_t length = 32;     // tokens in all, prompt and suffix included
+  std::string sampler;  // "undiffuse", "greedy" or "left-to-right"; empty: left-to-right for causal models
+  int64_t length = 32;  // tokens in all, prompt and suffix included
   int64_t count = 5;
-  int64_t steps = 0;       // undiffusing steps T; 0 = length
-  int64_t top_k = 0;       // left to right: 0 = the whole vocabulary
+  int64_t steps = 0;  // undiffusing steps T; 0 = length
+  int64_t top_k = 0;  // left to right: 0 = the whole vocabulary
   float temperature = 1.f;
   uint64_t seed = 0;
 };

@@ -7,8 +7,8 @@ namespace tf {
 Shape::Shape(std::initializer_list<int64_t> dims) : Shape(std::vector<int64_t>(dims)) {}
 
 Shape::Shape(const std::vector<int64_t>& dims) {
-  TF_CHECK(dims.size() <= static_cast<size_t>(kMaxDims), "tensors have at most ", kMaxDims, " dimensions, got ",
-           dims.size());
+  TF_CHECK(dims.size() <= static_cast<size_t>(kMaxDims), "tensors have at most ", kMaxDims,
+           " dimensions, got ", dims.size());
   nd_ = static_cast<int>(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) {
     TF_CHECK(dims[i] >= 0, "negative dimension ", dims[i]);

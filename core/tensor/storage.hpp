@@ -1,5 +1,6 @@
 // A block of device memory owned through shared_ptr: tensors and their reshape views share one Storage.
-// Memory comes from, and goes back to, the device's backend (whose pool keeps training steps allocation-free).
+// Memory comes from, and goes back to, the device's backend (whose pool keeps training steps
+// allocation-free).
 #pragma once
 #include <cstddef>
 

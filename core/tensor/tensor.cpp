@@ -15,8 +15,8 @@ const std::string kNoName;
 
 std::shared_ptr<TensorImpl> new_impl(const Shape& shape, Device device) {
   // In wasm (32-bit size_t) a big enough shape would wrap the byte count around to a small allocation.
-  TF_CHECK(static_cast<uint64_t>(shape.numel()) <= SIZE_MAX / sizeof(float), "out of memory: a tensor of shape ",
-           shape.str(), " needs more bytes than this build can address");
+  TF_CHECK(static_cast<uint64_t>(shape.numel()) <= SIZE_MAX / sizeof(float),
+           "out of memory: a tensor of shape ", shape.str(), " needs more bytes than this build can address");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<Storage>(device, static_cast<size_t>(shape.numel()));
   impl->shape = shape;
@@ -45,7 +45,8 @@ Tensor Tensor::from_vector(const std::vector<float>& values, const Shape& shape,
   TF_CHECK(static_cast<int64_t>(values.size()) == shape.numel(), "from_vector: ", values.size(),
            " values for shape ", shape.str());
   Tensor t = empty(shape, device);
-  if (!values.empty()) backend_for(device).copy_from_host(t.data(), values.data(), values.size() * sizeof(float));
+  if (!values.empty())
+    backend_for(device).copy_from_host(t.data(), values.data(), values.size() * sizeof(float));
   return t;
 }
 
@@ -106,7 +107,8 @@ Tensor Tensor::clone() const {
 void Tensor::copy_from(const Tensor& src) const {
   TF_CHECK(src.shape() == shape(), "copy_from: shape ", src.shape().str(), " into ", shape().str());
   TF_CHECK(src.device() == device(), "copy_from: tensors on different devices");
-  if (numel() > 0) backend_for(device()).copy(data(), src.data(), static_cast<size_t>(numel()) * sizeof(float));
+  if (numel() > 0)
+    backend_for(device()).copy(data(), src.data(), static_cast<size_t>(numel()) * sizeof(float));
 }
 
 void Tensor::fill_(float value) const {

@@ -26,8 +26,11 @@ class Tensor {
   static Tensor zeros(const Shape& shape, Device device = Device::CPU);
   static Tensor full(const Shape& shape, float value, Device device = Device::CPU);
   static Tensor ones(const Shape& shape, Device device = Device::CPU) { return full(shape, 1.f, device); }
-  static Tensor from_vector(const std::vector<float>& values, const Shape& shape, Device device = Device::CPU);
-  static Tensor scalar(float value, Device device = Device::CPU) { return from_vector({value}, Shape{}, device); }
+  static Tensor from_vector(const std::vector<float>& values, const Shape& shape,
+                            Device device = Device::CPU);
+  static Tensor scalar(float value, Device device = Device::CPU) {
+    return from_vector({value}, Shape{}, device);
+  }
 
   // ---- what it is ----
   bool defined() const { return impl_ != nullptr; }
@@ -44,7 +47,7 @@ class Tensor {
   std::vector<float> to_vector() const;
   float item() const;  // the value of a one-element tensor
   Tensor to(Device device) const;
-  Tensor clone() const;  // a new tensor with a copy of the numbers, outside the graph
+  Tensor clone() const;                     // a new tensor with a copy of the numbers, outside the graph
   void copy_from(const Tensor& src) const;  // same shape; overwrites this tensor's numbers in place
   void fill_(float value) const;
 

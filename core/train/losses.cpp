@@ -8,7 +8,8 @@ namespace tf {
 MaskedBatch mask_for_diffusion(const Ids& x0, int32_t mask_id, Rng& rng) {
   TF_CHECK(x0.shape.ndim() == 2, "diffusion loss: x0 must be [B, L], got ", x0.shape.str());
   int64_t B = x0.shape[0], L = x0.shape[1];
-  MaskedBatch m{x0, std::vector<float>(static_cast<size_t>(B * L), 0.f), std::vector<float>(static_cast<size_t>(B))};
+  MaskedBatch m{x0, std::vector<float>(static_cast<size_t>(B * L), 0.f),
+                std::vector<float>(static_cast<size_t>(B))};
   for (int64_t b = 0; b < B; ++b) {
     float t = rng.uniform_open();
     m.t[static_cast<size_t>(b)] = t;

@@ -18,8 +18,8 @@ class StoryTask : public Task {
  public:
   StoryTask(std::shared_ptr<const StoryData> data, int64_t batch, int64_t seq_len)
       : data_(std::move(data)), batch_(batch), seq_len_(seq_len) {
-    TF_CHECK(data_ && data_->train.size() > seq_len_, "the story corpus has ", data_ ? data_->train.size() : 0,
-             " tokens: too few for windows of ", seq_len_);
+    TF_CHECK(data_ && data_->train.size() > seq_len_, "the story corpus has ",
+             data_ ? data_->train.size() : 0, " tokens: too few for windows of ", seq_len_);
   }
   std::string name() const override { return "stories"; }
 
@@ -28,7 +28,8 @@ class StoryTask : public Task {
     check_vocab(net);
     Ids x0 = data_->train.batch(rng, batch_, seq_len_);
     if (net.config().causal) return {next_token_loss(net, x0), 1.f, x0.numel()};
-    return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng), 1.f / static_cast<float>(seq_len_), x0.numel()};
+    return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng), 1.f / static_cast<float>(seq_len_),
+            x0.numel()};
   }
 
   std::optional<float> validation_loss(const Model& model) const override {
@@ -43,10 +44,12 @@ class StoryTask : public Task {
     int64_t done = 0;
     for (int64_t start = 0; start < count; start += batch_) {
       int64_t n = std::min(batch_, count - start);
-      Ids x0(std::vector<int32_t>(all.data.begin() + start * seq_len_, all.data.begin() + (start + n) * seq_len_),
+      Ids x0(std::vector<int32_t>(all.data.begin() + start * seq_len_,
+                                  all.data.begin() + (start + n) * seq_len_),
              Shape{n, seq_len_});
-      float loss = net.config().causal ? next_token_loss(net, x0).item()
-                                       : diffusion_loss(net, x0, data_->vocab.mask_id(), rng).item() / seq_len_;
+      float loss = net.config().causal
+                       ? next_token_loss(net, x0).item()
+                       : diffusion_loss(net, x0, data_->vocab.mask_id(), rng).item() / seq_len_;
       total += static_cast<double>(loss) * n;
       done += n;
     }
@@ -73,11 +76,13 @@ class StoryTask : public Task {
 
 }  // namespace
 
-StoryData StoryData::from_text(const std::string& train_text, const std::string& valid_text, int64_t top_words) {
+StoryData StoryData::from_text(const std::string& train_text, const std::string& valid_text,
+                               int64_t top_words) {
   return with_vocab(Vocabulary::from_text(train_text, top_words), train_text, valid_text);
 }
 
-StoryData StoryData::with_vocab(Vocabulary vocab, const std::string& train_text, const std::string& valid_text) {
+StoryData StoryData::with_vocab(Vocabulary vocab, const std::string& train_text,
+                                const std::string& valid_text) {
   Corpus train = Corpus::from_text(train_text, vocab);
   if (!valid_text.empty()) return {vocab, train, Corpus::from_text(valid_text, vocab)};
   auto [head, tail] = train.split_tail(0.05);

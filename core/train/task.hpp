@@ -39,11 +39,13 @@ class Task {
 struct StoryData {
   Vocabulary vocab;
   Corpus train, valid;
-  // Vocabulary from `train_text`; validation from `valid_text`, or the last 5 % of the training text when empty.
+  // Vocabulary from `train_text`; validation from `valid_text`, or the last 5 % of the training text when
+  // empty.
   static StoryData from_text(const std::string& train_text, const std::string& valid_text = "",
                              int64_t top_words = Vocabulary::kDefaultTop);
   // The same with a given vocabulary (a checkpoint's), so ids mean what they meant in training.
-  static StoryData with_vocab(Vocabulary vocab, const std::string& train_text, const std::string& valid_text = "");
+  static StoryData with_vocab(Vocabulary vocab, const std::string& train_text,
+                              const std::string& valid_text = "");
 };
 
 std::unique_ptr<Task> make_toy_task(int64_t batch);

@@ -28,7 +28,6 @@ class ToyTask : public Task {
   int64_t batch_;
 };
 
-
 }  // namespace
 
 nlohmann::json toy_position_two_guesses(const TokenModel& net) {
@@ -41,7 +40,8 @@ nlohmann::json toy_position_two_guesses(const TokenModel& net) {
     std::vector<float> exact = toy::guess_x0(x);
     nlohmann::json net_p = nlohmann::json::array(), exact_p = nlohmann::json::array();
     for (int32_t v = 0; v < toy::kVocabSize; ++v) {
-      float a = p[static_cast<size_t>(toy::kVocabSize + v)], b = exact[static_cast<size_t>(toy::kVocabSize + v)];
+      float a = p[static_cast<size_t>(toy::kVocabSize + v)],
+            b = exact[static_cast<size_t>(toy::kVocabSize + v)];
       net_p.push_back(a);
       exact_p.push_back(b);
       worst = std::max(worst, static_cast<double>(std::abs(a - b)));
@@ -52,14 +52,16 @@ nlohmann::json toy_position_two_guesses(const TokenModel& net) {
 }
 
 nlohmann::json toy_undiffuse_census(const TokenModel& net, int count, int steps, Rng& rng) {
-  Ids start(std::vector<int32_t>(static_cast<size_t>(count * toy::kLength), toy::kMask), Shape{count, toy::kLength});
+  Ids start(std::vector<int32_t>(static_cast<size_t>(count * toy::kLength), toy::kMask),
+            Shape{count, toy::kLength});
   UndiffuseOptions o;
   o.steps = steps;
   UndiffuseResult r = undiffuse(make_guesser(net), start, toy::kMask, o, rng);
   const char* names[4] = {"the cat is alive", "the box is empty", "the cat is empty", "the box is alive"};
   int counts[5] = {0, 0, 0, 0, 0};
   for (int n = 0; n < count; ++n) {
-    std::vector<int32_t> s(r.tokens.data.begin() + n * toy::kLength, r.tokens.data.begin() + (n + 1) * toy::kLength);
+    std::vector<int32_t> s(r.tokens.data.begin() + n * toy::kLength,
+                           r.tokens.data.begin() + (n + 1) * toy::kLength);
     std::string text = toy::decode(s);
     int k = 4;
     for (int i = 0; i < 4; ++i)
@@ -70,8 +72,11 @@ nlohmann::json toy_undiffuse_census(const TokenModel& net, int count, int steps,
   for (int i = 0; i < 4; ++i) bars[names[i]] = counts[i];
   bars["other"] = counts[4];
   int nonsense = count - counts[0] - counts[1];
-  return {{"sentences", count}, {"steps", steps}, {"counts", bars},
-          {"nonsense_fraction", static_cast<double>(nonsense) / count}, {"network_calls", r.network_calls}};
+  return {{"sentences", count},
+          {"steps", steps},
+          {"counts", bars},
+          {"nonsense_fraction", static_cast<double>(nonsense) / count},
+          {"network_calls", r.network_calls}};
 }
 
 nlohmann::json ToyTask::evaluate(const Model& model, Rng& rng) const {

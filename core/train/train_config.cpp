@@ -34,30 +34,38 @@ TrainConfig TrainConfig::for_task(const std::string& task, ModelKind kind) {
 
 void TrainConfig::validate() const {
   TF_CHECK(task == "toy" || task == "sort" || task == "stories", "unknown task '", task, "'");
-  TF_CHECK((task == "sort") == (model.kind == ModelKind::Sorter), "the sort task trains the sorter, and only it");
+  TF_CHECK((task == "sort") == (model.kind == ModelKind::Sorter),
+           "the sort task trains the sorter, and only it");
   model.validate();
   TF_CHECK(steps >= 0 && steps <= 100000000, "steps must be between 0 and 1e8, got ", steps);
   TF_CHECK(batch >= 1 && batch <= 65536, "batch must be between 1 and 65536, got ", batch);
-  TF_CHECK(seq_len >= 2 && seq_len <= model.max_length, "seq_len must be between 2 and the model's max_length ",
-           model.max_length, ", got ", seq_len);
-  TF_CHECK(optimizer == "adam" || optimizer == "adamw" || optimizer == "sgd", "unknown optimizer '", optimizer,
-           "' (expected adam, adamw or sgd)");
+  TF_CHECK(seq_len >= 2 && seq_len <= model.max_length,
+           "seq_len must be between 2 and the model's max_length ", model.max_length, ", got ", seq_len);
+  TF_CHECK(optimizer == "adam" || optimizer == "adamw" || optimizer == "sgd", "unknown optimizer '",
+           optimizer, "' (expected adam, adamw or sgd)");
   TF_CHECK(lr > 0 && lr < 10, "lr must be in (0, 10), got ", lr);
   TF_CHECK(weight_decay >= 0 && momentum >= 0 && momentum < 1, "bad weight decay or momentum");
-  TF_CHECK(schedule == "constant" || schedule == "onecycle" || schedule == "cosine", "unknown schedule '", schedule,
-           "' (expected constant, onecycle or cosine)");
+  TF_CHECK(schedule == "constant" || schedule == "onecycle" || schedule == "cosine", "unknown schedule '",
+           schedule, "' (expected constant, onecycle or cosine)");
   TF_CHECK(pct_start > 0 && pct_start < 1, "pct_start must be in (0, 1), got ", pct_start);
   TF_CHECK(warmup >= 0 && clip >= 0, "warmup and clip must be >= 0");
 }
 
 std::string TrainConfig::to_json() const {
-  nlohmann::json j = {{"task", task},           {"model", nlohmann::json::parse(model.to_json())},
-                      {"steps", steps},         {"batch", batch},
-                      {"seq_len", seq_len},     {"optimizer", optimizer},
-                      {"lr", lr},               {"weight_decay", weight_decay},
-                      {"momentum", momentum},   {"schedule", schedule},
-                      {"pct_start", pct_start}, {"warmup", warmup},
-                      {"clip", clip},           {"seed", seed}};
+  nlohmann::json j = {{"task", task},
+                      {"model", nlohmann::json::parse(model.to_json())},
+                      {"steps", steps},
+                      {"batch", batch},
+                      {"seq_len", seq_len},
+                      {"optimizer", optimizer},
+                      {"lr", lr},
+                      {"weight_decay", weight_decay},
+                      {"momentum", momentum},
+                      {"schedule", schedule},
+                      {"pct_start", pct_start},
+                      {"warmup", warmup},
+                      {"clip", clip},
+                      {"seed", seed}};
   return j.dump();
 }
 
@@ -73,20 +81,34 @@ TrainConfig TrainConfig::from_json(const std::string& text) {
   for (auto& [key, v] : j.items()) {
     try {
       if (key == "task") continue;
-      if (key == "model") c.model = ModelConfig::from_json(v.dump());
-      else if (key == "steps") c.steps = v.get<int64_t>();
-      else if (key == "batch") c.batch = v.get<int64_t>();
-      else if (key == "seq_len") c.seq_len = v.get<int64_t>();
-      else if (key == "optimizer") c.optimizer = v.get<std::string>();
-      else if (key == "lr") c.lr = v.get<float>();
-      else if (key == "weight_decay") c.weight_decay = v.get<float>();
-      else if (key == "momentum") c.momentum = v.get<float>();
-      else if (key == "schedule") c.schedule = v.get<std::string>();
-      else if (key == "pct_start") c.pct_start = v.get<double>();
-      else if (key == "warmup") c.warmup = v.get<int64_t>();
-      else if (key == "clip") c.clip = v.get<float>();
-      else if (key == "seed") c.seed = v.get<uint64_t>();
-      else fail("unknown training config field '", key, "'");
+      if (key == "model")
+        c.model = ModelConfig::from_json(v.dump());
+      else if (key == "steps")
+        c.steps = v.get<int64_t>();
+      else if (key == "batch")
+        c.batch = v.get<int64_t>();
+      else if (key == "seq_len")
+        c.seq_len = v.get<int64_t>();
+      else if (key == "optimizer")
+        c.optimizer = v.get<std::string>();
+      else if (key == "lr")
+        c.lr = v.get<float>();
+      else if (key == "weight_decay")
+        c.weight_decay = v.get<float>();
+      else if (key == "momentum")
+        c.momentum = v.get<float>();
+      else if (key == "schedule")
+        c.schedule = v.get<std::string>();
+      else if (key == "pct_start")
+        c.pct_start = v.get<double>();
+      else if (key == "warmup")
+        c.warmup = v.get<int64_t>();
+      else if (key == "clip")
+        c.clip = v.get<float>();
+      else if (key == "seed")
+        c.seed = v.get<uint64_t>();
+      else
+        fail("unknown training config field '", key, "'");
     } catch (const nlohmann::json::exception&) {
       fail("training config field '", key, "' has the wrong type");
     }

@@ -11,19 +11,19 @@
 namespace tf {
 
 struct TrainConfig {
-  std::string task = "stories";      // toy | sort | stories
+  std::string task = "stories";  // toy | sort | stories
   ModelConfig model;
   int64_t steps = 5000;
   int64_t batch = 64;
-  int64_t seq_len = 32;              // stories: tokens per window
-  std::string optimizer = "adam";    // adam | adamw | sgd
+  int64_t seq_len = 32;            // stories: tokens per window
+  std::string optimizer = "adam";  // adam | adamw | sgd
   float lr = 1e-3f;
   float weight_decay = 0.f;
-  float momentum = 0.f;              // sgd
+  float momentum = 0.f;               // sgd
   std::string schedule = "constant";  // constant | onecycle | cosine
-  double pct_start = 0.1;            // onecycle
-  int64_t warmup = 0;                // cosine
-  float clip = 0.f;                  // max gradient norm; 0 = no clipping
+  double pct_start = 0.1;             // onecycle
+  int64_t warmup = 0;                 // cosine
+  float clip = 0.f;                   // max gradient norm; 0 = no clipping
   uint64_t seed = 0;
 
   // The course's settings for a task ("toy", "sort", "stories") and model family.

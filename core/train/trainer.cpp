@@ -17,7 +17,8 @@ constexpr const char* kTaskKey = "tinyformer.task";
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, const Module& model) {
   NamedTensors params = model.named_parameters();
-  if (c.optimizer == "adamw") return std::make_unique<AdamW>(params, c.lr, 0.9f, 0.999f, 1e-8f, c.weight_decay);
+  if (c.optimizer == "adamw")
+    return std::make_unique<AdamW>(params, c.lr, 0.9f, 0.999f, 1e-8f, c.weight_decay);
   if (c.optimizer == "sgd") return std::make_unique<Sgd>(params, c.lr, c.momentum, c.weight_decay);
   return std::make_unique<Adam>(params, c.lr, 0.9f, 0.999f, 1e-8f, c.weight_decay);
 }
@@ -85,7 +86,8 @@ Checkpoint Trainer::checkpoint() const {
 
 std::unique_ptr<Trainer> Trainer::resume(const Checkpoint& ck, std::unique_ptr<Task> task, Device device) {
   auto it = ck.metadata.find(kTrainConfigKey);
-  TF_CHECK(it != ck.metadata.end(), "this checkpoint has no training state (it holds weights only); start a new "
+  TF_CHECK(it != ck.metadata.end(),
+           "this checkpoint has no training state (it holds weights only); start a new "
            "run from it instead of resuming");
   TrainConfig config = TrainConfig::from_json(it->second);
   auto trainer = std::make_unique<Trainer>(config, std::move(task), device);

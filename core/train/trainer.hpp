@@ -1,6 +1,6 @@
 // The training loop, one step at a time so that every front end can drive it: the CLI loops with a progress
-// bar, the web worker runs a few steps between messages. A step: schedule -> batch loss -> finiteness check ->
-// backward -> optional clipping -> optimizer step. The RNG that draws batches and masks is part of the
+// bar, the web worker runs a few steps between messages. A step: schedule -> batch loss -> finiteness check
+// -> backward -> optional clipping -> optimizer step. The RNG that draws batches and masks is part of the
 // state, so a checkpoint resumes a run with exactly the losses it would have had.
 #pragma once
 #include <memory>
@@ -13,12 +13,12 @@
 namespace tf {
 
 struct StepStats {
-  int64_t step = 0;      // steps done after this one
-  float loss = 0;        // the course's figure (per token on stories)
+  int64_t step = 0;  // steps done after this one
+  float loss = 0;    // the course's figure (per token on stories)
   float lr = 0;
-  double seconds = 0;    // wall time of this step
+  double seconds = 0;  // wall time of this step
   int64_t tokens = 0;
-  uint64_t flops = 0;    // matrix and attention work of this step
+  uint64_t flops = 0;  // matrix and attention work of this step
 };
 
 class Trainer {
@@ -26,7 +26,8 @@ class Trainer {
   // A fresh run: the model is built from config.model with the config's seed.
   Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device device = Device::CPU);
   // A run that continues from a checkpoint (parameters, optimizer state, step, RNG, training config).
-  static std::unique_ptr<Trainer> resume(const Checkpoint& ck, std::unique_ptr<Task> task, Device device = Device::CPU);
+  static std::unique_ptr<Trainer> resume(const Checkpoint& ck, std::unique_ptr<Task> task,
+                                         Device device = Device::CPU);
 
   StepStats step();
   std::optional<float> validation_loss() const { return task_->validation_loss(*model_); }

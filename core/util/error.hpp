@@ -31,7 +31,7 @@ template <class... Parts>
 }  // namespace tf
 
 // Checks a condition that depends on the caller's input; throws tf::Error with the message otherwise.
-#define TF_CHECK(cond, ...)          \
-  do {                               \
+#define TF_CHECK(cond, ...)               \
+  do {                                    \
     if (!(cond)) ::tf::fail(__VA_ARGS__); \
   } while (0)

@@ -86,7 +86,8 @@ float Rng::normal() {
 int64_t Rng::categorical(const float* w, int64_t n) {
   double total = 0;
   for (int64_t i = 0; i < n; ++i) total += w[i];
-  TF_CHECK(n > 0 && total > 0 && std::isfinite(total), "categorical: weights must be finite, >= 0, not all zero");
+  TF_CHECK(n > 0 && total > 0 && std::isfinite(total),
+           "categorical: weights must be finite, >= 0, not all zero");
   double target = uniform_double() * total, acc = 0;
   int64_t last = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -101,7 +102,8 @@ int64_t Rng::categorical(const float* w, int64_t n) {
 std::vector<int64_t> Rng::permutation(int64_t n) {
   std::vector<int64_t> p(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) p[static_cast<size_t>(i)] = i;
-  for (int64_t i = n - 1; i > 0; --i) std::swap(p[static_cast<size_t>(i)], p[static_cast<size_t>(below(i + 1))]);
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(p[static_cast<size_t>(i)], p[static_cast<size_t>(below(i + 1))]);
   return p;
 }
 

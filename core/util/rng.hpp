@@ -13,11 +13,11 @@ class Rng {
   void seed_with(uint64_t seed);
 
   uint32_t next_u32();
-  float uniform();                   // [0, 1), 24 random bits
-  double uniform_double();           // [0, 1), 53 random bits
-  float uniform_open();              // (0, 1]
-  int64_t below(int64_t n);          // uniform integer in [0, n)
-  float normal();                    // standard normal (Marsaglia's polar method)
+  float uniform();           // [0, 1), 24 random bits
+  double uniform_double();   // [0, 1), 53 random bits
+  float uniform_open();      // (0, 1]
+  int64_t below(int64_t n);  // uniform integer in [0, n)
+  float normal();            // standard normal (Marsaglia's polar method)
   // An index drawn with probability proportional to weights[i] (weights >= 0, not all zero).
   int64_t categorical(const float* weights, int64_t n);
   int64_t categorical(const std::vector<float>& weights) {

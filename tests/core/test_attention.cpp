@@ -24,7 +24,6 @@ Tensor randn(Rng& rng, const Shape& s) {
   return Tensor::from_vector(v, s);
 }
 
-
 // Token t of a [B, T, C] tensor as a vector.
 std::vector<float> token(const std::vector<float>& x, int64_t T, int64_t C, int64_t b, int64_t t) {
   auto begin = x.begin() + (b * T + t) * C;

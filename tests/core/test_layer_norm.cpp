@@ -49,7 +49,6 @@ void check_close(const std::vector<float>& got, const std::vector<float>& want, 
   CHECK_MESSAGE(bad == 0, bad, " of ", got.size(), " values differ by more than ", tol);
 }
 
-
 }  // namespace
 
 TEST_SUITE("layer_norm") {

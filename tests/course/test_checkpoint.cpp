@@ -14,9 +14,9 @@
 #include "nn/layers.hpp"
 #include "nn/model.hpp"
 #include "nn/model_config.hpp"
+#include "support/scratch_dir.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
-#include "support/scratch_dir.hpp"
 
 using namespace tf;
 namespace fs = std::filesystem;

@@ -13,7 +13,8 @@ using namespace tf;
 
 namespace {
 
-std::vector<float> losses(const TrainConfig& c, std::shared_ptr<const StoryData> data, Device device, int steps) {
+std::vector<float> losses(const TrainConfig& c, std::shared_ptr<const StoryData> data, Device device,
+                          int steps) {
   Trainer t(c, make_task(c, data), device);
   std::vector<float> out;
   for (int i = 0; i < steps; ++i) out.push_back(t.step().loss);

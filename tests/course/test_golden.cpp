@@ -92,7 +92,8 @@ TEST_SUITE("golden") {
       check_close({loss.item()}, {c["loss"].get<float>()}, name + " loss");
       loss.backward();
       for (auto& [pname, t] : model.module().named_parameters())
-        check_close(t.grad().to_vector(), c["grads"][pname].get<std::vector<float>>(), name + " grad of " + pname);
+        check_close(t.grad().to_vector(), c["grads"][pname].get<std::vector<float>>(),
+                    name + " grad of " + pname);
     }
   }
 }

@@ -105,9 +105,11 @@ TEST_SUITE("my_transformer") {
       NoGrad ng;
       std::vector<float> full = net.forward(x).to_vector();
       KvCache cache = net.new_cache(16);
-      std::vector<float> step = net.forward_cached(Ids({x.data[0], x.data[1], x.data[2]}, Shape{1, 3}), cache).to_vector();
+      std::vector<float> step =
+          net.forward_cached(Ids({x.data[0], x.data[1], x.data[2]}, Shape{1, 3}), cache).to_vector();
       for (int64_t t = 3; t < 7; ++t) {
-        std::vector<float> one = net.forward_cached(Ids({x.data[static_cast<size_t>(t)]}, Shape{1, 1}), cache).to_vector();
+        std::vector<float> one =
+            net.forward_cached(Ids({x.data[static_cast<size_t>(t)]}, Shape{1, 1}), cache).to_vector();
         step.insert(step.end(), one.begin(), one.end());
       }
       CHECK(max_abs_diff(full, step) < 2e-5f);

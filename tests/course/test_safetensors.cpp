@@ -18,9 +18,9 @@
 
 #include "io/file_bytes.hpp"
 #include "io/safetensors.hpp"
+#include "support/scratch_dir.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
-#include "support/scratch_dir.hpp"
 
 using namespace tf;
 namespace fs = std::filesystem;

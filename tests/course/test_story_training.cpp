@@ -1,13 +1,14 @@
 // Stories on real text (course C1, C6): a small transformer trained briefly on the TinyStories excerpts in
 // ../shared/data (the two training files; validation on the valid file) learns: its held-out loss per token
-// falls well below the uniform line log(2002) = 7.6, and the causal model's below the unigram line 5.4. The full
-// 5000-step runs beside PyTorch are bench/compare_stories.sh (slow; numbers in the closing note).
+// falls well below the uniform line log(2002) = 7.6, and the causal model's below the unigram line 5.4. The
+// full 5000-step runs beside PyTorch are bench/compare_stories.sh (slow; numbers in the closing
+// note).
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "data/text_file.hpp"
 #include "course/data_paths.hpp"
+#include "data/text_file.hpp"
 #include "train/trainer.hpp"
 
 using namespace tf;
@@ -17,7 +18,8 @@ TEST_SUITE("story_training") {
     std::string a = testing::real_text_path("tinystories-v2-train-head.txt");
     std::string b = testing::real_text_path("tinystories-train-head.txt");
     std::string v = testing::real_text_path("tinystories-valid-head.txt");
-    TF_SKIP_WITHOUT_REAL_TEXT(a.empty() || b.empty() || v.empty() ? std::string() : a, "the TinyStories excerpts");
+    TF_SKIP_WITHOUT_REAL_TEXT(a.empty() || b.empty() || v.empty() ? std::string() : a,
+                              "the TinyStories excerpts");
     auto data = std::make_shared<const StoryData>(
         StoryData::from_text(read_text_file(a) + "\n" + read_text_file(b), read_text_file(v)));
     CHECK(data->vocab.size() == 2002);

@@ -40,7 +40,8 @@ TEST_SUITE("toy_training") {
     CHECK(loss >= 0.93f);
     CHECK(loss <= 1.10f);
     Rng rng(5);
-    double nonsense = toy_undiffuse_census(t->model().token_model("test"), 1000, 20, rng)["nonsense_fraction"];
+    double nonsense =
+        toy_undiffuse_census(t->model().token_model("test"), 1000, 20, rng)["nonsense_fraction"];
     MESSAGE("WithPosition nonsense fraction " << nonsense);
     CHECK(nonsense > 0.25);
     CHECK(nonsense < 0.40);

@@ -32,7 +32,8 @@ TEST_SUITE("trainer") {
     for (int i = 0; i < 8; ++i) expected.push_back(whole.step().loss);
     Trainer first(c, make_task(c));
     for (int i = 0; i < 3; ++i) first.step();
-    std::unique_ptr<Trainer> resumed = Trainer::resume(load_checkpoint_bytes(save_checkpoint_bytes(first.checkpoint())), make_task(c));
+    std::unique_ptr<Trainer> resumed =
+        Trainer::resume(load_checkpoint_bytes(save_checkpoint_bytes(first.checkpoint())), make_task(c));
     for (int i = 3; i < 8; ++i) CHECK(resumed->step().loss == expected[static_cast<size_t>(i)]);
   }
 
@@ -44,7 +45,8 @@ TEST_SUITE("trainer") {
     c.model.kind = ModelKind::Sorter;
     CHECK_THROWS_AS(Trainer(c, make_task(c)), Error);
     CHECK_THROWS_WITH_AS(TrainConfig::for_task("poetry"), doctest::Contains("unknown task"), Error);
-    CHECK_THROWS_WITH_AS(TrainConfig::from_json("{\"task\": \"toy\", \"stepz\": 3}"), doctest::Contains("stepz"), Error);
+    CHECK_THROWS_WITH_AS(TrainConfig::from_json("{\"task\": \"toy\", \"stepz\": 3}"),
+                         doctest::Contains("stepz"), Error);
   }
 
   TEST_CASE("a training config survives its JSON form") {

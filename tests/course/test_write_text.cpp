@@ -7,7 +7,8 @@
 using namespace tf;
 
 namespace {
-const std::vector<std::string> kWords = {"one", "day", "lily", "went", "to", "the", "park", ".", "<unk>", "_"};
+const std::vector<std::string> kWords = {"one", "day",  "lily", "went",  "to",
+                                         "the", "park", ".",    "<unk>", "_"};
 
 Model story_model(bool causal) {
   Rng rng(0);

@@ -24,7 +24,8 @@ struct ScratchDir {
   ScratchDir& operator=(const ScratchDir&) = delete;
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(path)) names.push_back(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(path))
+      names.push_back(e.path().filename().string());
     return names;
   }
 };

@@ -162,7 +162,8 @@ void gemm_small_m_dot(const GemmArgs& g, const GemmItem& it) {
     for (int64_t i = 0; i < g.M; ++i) {
       const float* ai = it.a + i * it.a_i;
       batch<A> acc(0.f);
-      for (int64_t k = 0; k < kv; k += W) acc = fmadd<A>(batch<A>::load_unaligned(ai + k), batch<A>::load_unaligned(bj + k), acc);
+      for (int64_t k = 0; k < kv; k += W)
+        acc = fmadd<A>(batch<A>::load_unaligned(ai + k), batch<A>::load_unaligned(bj + k), acc);
       float dot = xsimd::hadd(acc);
       for (int64_t k = kv; k < g.K; ++k) dot += ai[k] * bj[k];
       float& c = it.c[i * it.ldc + j];
@@ -183,7 +184,8 @@ void gemm_small_m_axpy(const GemmArgs& g, const GemmItem& it) {
       float a = g.alpha * it.a[i * it.a_i + k * it.a_k];
       batch<A> av(a);
       for (int64_t j = 0; j < nv; j += W)
-        fmadd<A>(av, batch<A>::load_unaligned(bk + j), batch<A>::load_unaligned(ci + j)).store_unaligned(ci + j);
+        fmadd<A>(av, batch<A>::load_unaligned(bk + j), batch<A>::load_unaligned(ci + j))
+            .store_unaligned(ci + j);
       for (int64_t j = nv; j < g.N; ++j) ci[j] += a * bk[j];
     }
   }

@@ -21,10 +21,10 @@ struct CpuKernels {
   void (*gemm)(const GemmArgs& args, const float* A, const float* B, float* C, ThreadPool& pool) = nullptr;
 
   // Rows are the flattened leading three dims of the 4-D space; out (and y) are contiguous.
-  void (*binary_rows)(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb, float* out,
-                      const Dims4& dims, int64_t row0, int64_t row1) = nullptr;
-  void (*copy_strided_rows)(const float* src, const Strides4& ss, float* dst, const Strides4& ds, const Dims4& dims,
-                            bool accumulate, int64_t row0, int64_t row1) = nullptr;
+  void (*binary_rows)(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb,
+                      float* out, const Dims4& dims, int64_t row0, int64_t row1) = nullptr;
+  void (*copy_strided_rows)(const float* src, const Strides4& ss, float* dst, const Strides4& ds,
+                            const Dims4& dims, bool accumulate, int64_t row0, int64_t row1) = nullptr;
   void (*masked_fill_rows)(const float* x, const float* mask, const Strides4& ms, float value, float* y,
                            const Dims4& dims, int64_t row0, int64_t row1) = nullptr;
 
@@ -38,8 +38,8 @@ struct CpuKernels {
                    bool accumulate) = nullptr;
   bool (*all_finite)(const float* x, size_t n) = nullptr;
 
-  void (*layer_norm_forward)(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
-                             int64_t rows, int64_t C, float eps) = nullptr;
+  void (*layer_norm_forward)(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                             float* rstd, int64_t rows, int64_t C, float eps) = nullptr;
   // dgamma and dbeta accumulate.
   void (*layer_norm_backward)(const float* dy, const float* x, const float* gamma, const float* mean,
                               const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows,
@@ -49,25 +49,29 @@ struct CpuKernels {
   void (*softmax_forward)(const float* x, float* y, int64_t rows, int64_t cols) = nullptr;
   void (*softmax_backward)(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) = nullptr;
   void (*log_softmax_forward)(const float* x, float* y, int64_t rows, int64_t cols) = nullptr;
-  void (*log_softmax_backward)(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) = nullptr;
-  void (*embedding_forward)(const float* table, const int32_t* ids, float* out, int64_t n, int64_t C) = nullptr;
+  void (*log_softmax_backward)(const float* y, const float* dy, float* dx, int64_t rows,
+                               int64_t cols) = nullptr;
+  void (*embedding_forward)(const float* table, const int32_t* ids, float* out, int64_t n,
+                            int64_t C) = nullptr;
   // Scatter-adds columns [c0, c1) of every row.
-  void (*embedding_backward)(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C, int64_t c0,
-                             int64_t c1) = nullptr;
+  void (*embedding_backward)(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C,
+                             int64_t c0, int64_t c1) = nullptr;
   // Batch-head pairs bh in [bh0, bh1), bh = b * heads + h.
-  void (*attention_forward)(const AttentionArgs& a, const float* q, const float* k, const float* v, float* out,
-                            float* weights, int64_t bh0, int64_t bh1) = nullptr;
+  void (*attention_forward)(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                            float* out, float* weights, int64_t bh0, int64_t bh1) = nullptr;
   void (*attention_backward)(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                             const float* weights, const float* dout, float* dq, float* dk, float* dv, int64_t bh0,
-                             int64_t bh1) = nullptr;
-  void (*cross_entropy_forward)(const float* logits, const int32_t* targets, float* loss_rows, float* lse, int64_t N,
-                                int64_t V) = nullptr;
+                             const float* weights, const float* dout, float* dq, float* dk, float* dv,
+                             int64_t bh0, int64_t bh1) = nullptr;
+  void (*cross_entropy_forward)(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
+                                int64_t N, int64_t V) = nullptr;
   void (*cross_entropy_backward)(const float* logits, const int32_t* targets, const float* lse,
                                  const float* row_scale, float* dlogits, int64_t N, int64_t V) = nullptr;
   // Rows r in [row0, row1) of x [B*T, cols]; the position of row r is pos_offset + r % T.
-  void (*rotary_rows)(const float* x, float* y, int64_t T, int64_t cols, int64_t head_dim, int64_t rotate_cols,
-                      int64_t pos_offset, bool inverse, int64_t row0, int64_t row1) = nullptr;
-  void (*adam_step)(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) = nullptr;
+  void (*rotary_rows)(const float* x, float* y, int64_t T, int64_t cols, int64_t head_dim,
+                      int64_t rotate_cols, int64_t pos_offset, bool inverse, int64_t row0,
+                      int64_t row1) = nullptr;
+  void (*adam_step)(float* param, const float* grad, float* m, float* v, size_t n,
+                    const AdamArgs& a) = nullptr;
   void (*sgd_step)(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) = nullptr;
 };
 

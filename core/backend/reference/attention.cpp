@@ -31,12 +31,15 @@ void attention_forward(const AttentionArgs& a, const float* q, const float* k, c
         float* w = weights + ((static_cast<int64_t>(b) * a.heads + h) * a.Tq + i) * a.Tk;
         float* o = out + (static_cast<int64_t>(b) * a.Tq + i) * a.out_row + h * a.D;
         // total is 0 only when no key is visible; a NaN total (a NaN or infinite score) makes the row NaN.
-        for (int j = 0; j < a.Tk; ++j) w[j] = total == 0 ? 0.f : static_cast<float>(s[static_cast<size_t>(j)] / total);
+        for (int j = 0; j < a.Tk; ++j)
+          w[j] = total == 0 ? 0.f : static_cast<float>(s[static_cast<size_t>(j)] / total);
         for (int d = 0; d < a.D; ++d) {
           double acc = 0;
           for (int j = 0; j < a.Tk; ++j)
-            if (attention_visible(a, b, i, j))  // a hidden key's value never reaches the output, even as 0 * NaN
-              acc += w[j] * static_cast<double>(v[(static_cast<int64_t>(b) * a.Tk + j) * a.v_row + h * a.D + d]);
+            if (attention_visible(a, b, i,
+                                  j))  // a hidden key's value never reaches the output, even as 0 * NaN
+              acc +=
+                  w[j] * static_cast<double>(v[(static_cast<int64_t>(b) * a.Tk + j) * a.v_row + h * a.D + d]);
           o[d] = static_cast<float>(acc);
         }
       }
@@ -44,8 +47,8 @@ void attention_forward(const AttentionArgs& a, const float* q, const float* k, c
   }
 }
 
-void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v, const float* weights,
-                        const float* dout, float* dq, float* dk, float* dv) {
+void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                        const float* weights, const float* dout, float* dq, float* dk, float* dv) {
   std::vector<double> dw(static_cast<size_t>(a.Tk));
   auto row = [&](const float* base, int64_t stride, int b, int T, int t, int h) {
     return base + (static_cast<int64_t>(b) * T + t) * stride + h * a.D;

@@ -17,8 +17,8 @@ int64_t at(const Strides4& st, int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
 }
 }  // namespace
 
-void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb, float* out,
-                    const Dims4& dims) {
+void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb,
+                    float* out, const Dims4& dims) {
   int64_t n = 0;
   for_each4(dims, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
     float x = a[at(sa, i0, i1, i2, i3)], y = b[at(sb, i0, i1, i2, i3)];
@@ -47,7 +47,8 @@ void copy_strided(const float* src, const Strides4& ss, float* dst, const Stride
   });
 }
 
-void masked_fill(const float* x, const float* mask, const Strides4& ms, float value, float* y, const Dims4& dims) {
+void masked_fill(const float* x, const float* mask, const Strides4& ms, float value, float* y,
+                 const Dims4& dims) {
   int64_t n = 0;
   for_each4(dims, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
     y[n] = mask[at(ms, i0, i1, i2, i3)] != 0.f ? value : x[n];

@@ -15,8 +15,9 @@ constexpr double kCubic = 0.044715;
 void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) {
   for (size_t i = 0; i < n; ++i) {
     double v = x[i];
-    y[i] = static_cast<float>(mode == GeluMode::Erf ? 0.5 * v * (1 + std::erf(v * kInvSqrt2))
-                                                    : 0.5 * v * (1 + std::tanh(kSqrt2OverPi * (v + kCubic * v * v * v))));
+    y[i] = static_cast<float>(mode == GeluMode::Erf
+                                  ? 0.5 * v * (1 + std::erf(v * kInvSqrt2))
+                                  : 0.5 * v * (1 + std::tanh(kSqrt2OverPi * (v + kCubic * v * v * v))));
   }
 }
 

@@ -9,8 +9,8 @@
 
 namespace tf::ref {
 
-void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
-                        int64_t rows, int64_t C, float eps) {
+void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                        float* rstd, int64_t rows, int64_t C, float eps) {
   auto X = view2d(x, rows, C);
   auto Y = view2d(y, rows, C);
   auto G = view2d(gamma, 1, C);
@@ -20,15 +20,15 @@ void layer_norm_forward(const float* x, const float* gamma, const float* beta, f
     double mu = xt::mean(xt::cast<double>(row))();
     double var = xt::mean(xt::square(xt::cast<double>(row) - mu))();
     double rs = 1.0 / std::sqrt(var + eps);
-    xt::view(Y, r, xt::all()) =
-        xt::cast<float>((xt::cast<double>(row) - mu) * rs * xt::view(G, 0, xt::all()) + xt::view(Bt, 0, xt::all()));
+    xt::view(Y, r, xt::all()) = xt::cast<float>(
+        (xt::cast<double>(row) - mu) * rs * xt::view(G, 0, xt::all()) + xt::view(Bt, 0, xt::all()));
     mean[r] = static_cast<float>(mu);
     rstd[r] = static_cast<float>(rs);
   }
 }
 
-void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean, const float* rstd,
-                         float* dx, float* dgamma, float* dbeta, int64_t rows, int64_t C) {
+void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
+                         const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows, int64_t C) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * C;
     const float* gr = dy + r * C;

@@ -1,4 +1,5 @@
-// Reference rotary embedding: pairs (2i, 2i+1) of each head rotate by (pos_offset + t) * 10000^(-2i/head_dim).
+// Reference rotary embedding: pairs (2i, 2i+1) of each head rotate by (pos_offset + t) *
+// 10000^(-2i/head_dim).
 #include <cmath>
 
 #include "backend/reference/kernels.hpp"

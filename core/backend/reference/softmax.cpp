@@ -32,7 +32,8 @@ void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, 
   for (int64_t r = 0; r < rows; ++r) {
     double dot = 0;
     for (int64_t c = 0; c < cols; ++c) dot += static_cast<double>(y[r * cols + c]) * dy[r * cols + c];
-    for (int64_t c = 0; c < cols; ++c) dx[r * cols + c] = static_cast<float>(y[r * cols + c] * (dy[r * cols + c] - dot));
+    for (int64_t c = 0; c < cols; ++c)
+      dx[r * cols + c] = static_cast<float>(y[r * cols + c] * (dy[r * cols + c] - dot));
   }
 }
 
@@ -48,12 +49,13 @@ void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t ro
     double s = 0;
     for (int64_t c = 0; c < cols; ++c) s += dy[r * cols + c];
     for (int64_t c = 0; c < cols; ++c)
-      dx[r * cols + c] = static_cast<float>(dy[r * cols + c] - std::exp(static_cast<double>(y[r * cols + c])) * s);
+      dx[r * cols + c] =
+          static_cast<float>(dy[r * cols + c] - std::exp(static_cast<double>(y[r * cols + c])) * s);
   }
 }
 
-void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse, int64_t N,
-                           int64_t V) {
+void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
+                           int64_t N, int64_t V) {
   for (int64_t r = 0; r < N; ++r) {
     double l = row_lse(logits + r * V, V);
     lse[r] = static_cast<float>(l);
@@ -61,8 +63,8 @@ void cross_entropy_forward(const float* logits, const int32_t* targets, float* l
   }
 }
 
-void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse, const float* row_scale,
-                            float* dlogits, int64_t N, int64_t V) {
+void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
+                            const float* row_scale, float* dlogits, int64_t N, int64_t V) {
   for (int64_t r = 0; r < N; ++r) {
     for (int64_t c = 0; c < V; ++c) {
       double p = std::exp(static_cast<double>(logits[r * V + c]) - lse[r]);
