@@ -175,12 +175,7 @@ void save_checkpoint(const std::string& path, const Checkpoint& ck) {
 }
 
 Checkpoint load_checkpoint(const std::string& path) {
-  std::vector<uint8_t> bytes = read_file_bytes(path);
-  try {
-    return load_checkpoint_bytes(bytes);
-  } catch (const Error& e) {
-    fail("'", path, "': ", e.what());
-  }
+  return parse_file(path, [](const std::vector<uint8_t>& bytes) { return load_checkpoint_bytes(bytes); });
 }
 
 void load_parameters(Module& model, const Checkpoint& ck) {

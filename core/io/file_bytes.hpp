@@ -5,10 +5,23 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace tf {
 
 // The whole file; throws tf::Error naming the path and the system's reason.
 std::vector<uint8_t> read_file_bytes(const std::string& path);
+
+// parse(the file's bytes), with the path put in front of any tf::Error the parser throws ("'a.bin': ...").
+template <class Parse>
+auto parse_file(const std::string& path, Parse parse) {
+  std::vector<uint8_t> bytes = read_file_bytes(path);
+  try {
+    return parse(bytes);
+  } catch (const Error& e) {
+    fail("'", path, "': ", e.what());
+  }
+}
 
 // Replaces (or creates) path with exactly these bytes. On failure the temporary file is removed, an existing
 // destination is left as it was, and a tf::Error names the path and the reason.

@@ -274,12 +274,7 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
 }
 
 SafetensorsFile load_safetensors(const std::string& path) {
-  std::vector<uint8_t> bytes = read_file_bytes(path);
-  try {
-    return read_safetensors(bytes);
-  } catch (const Error& e) {
-    fail("'", path, "': ", e.what());
-  }
+  return parse_file(path, [](const std::vector<uint8_t>& bytes) { return read_safetensors(bytes); });
 }
 
 }  // namespace tf
