@@ -1,62 +1,157 @@
 #include "args.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
 
-#include "util/error.hpp"
+#include <CLI/CLI.hpp>
+
+#include "io/file_bytes.hpp"
 
 namespace tf::cli {
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& options,
-           const std::set<std::string>& flags) {
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    TF_CHECK(a.size() > 2 && a.compare(0, 2, "--") == 0, "unexpected argument '", a,
-             "' (options start with --)");
-    std::string name = a.substr(2), value;
-    bool inline_value = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inline_value = true;
-    }
-    if (flags.count(name)) {
-      TF_CHECK(!inline_value, "--", name, " takes no value");
-      flags_.insert(name);
-      continue;
-    }
-    TF_CHECK(options.count(name), "unknown option --", name, " (see `tinyformer help`)");
-    if (!inline_value) {
-      TF_CHECK(i + 1 < argv.size(), "--", name, " needs a value");
-      value = argv[++i];
-    }
-    TF_CHECK(!values_.count(name), "--", name, " given twice");
-    values_[name] = value;
+namespace {
+
+// The whole string as a base-10 integer that fits in 64 bits, or nothing (no silent wrap-around).
+std::optional<int64_t> parse_whole(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+template <class T>
+std::string range_text(T min, T max) {
+  std::ostringstream os;
+  os << min;
+  if (max == std::numeric_limits<T>::max())
+    os << " or more";
+  else
+    os << ".." << max;
+  return os.str();
+}
+
+CLI::Option* value_option(CLI::App& app, const std::string& name, const std::string& value_name,
+                          const std::string& help) {
+  CLI::Option* o = app.add_option("--" + name, help);
+  o->type_name(value_name);
+  return o;
+}
+
+}  // namespace
+
+void OptionTable::integer(const std::string& name, const std::string& value_name, const std::string& help,
+                          int64_t min, int64_t max, std::optional<int64_t> fallback) {
+  std::string range = range_text(min, max);
+  CLI::Option* o = value_option(app_, name, value_name, help + " [" + range + "]");
+  o->check(CLI::Validator(
+      [range, min, max](std::string& s) -> std::string {
+        std::optional<int64_t> v = parse_whole(s);
+        if (v && *v >= min && *v <= max) return "";
+        return "needs a whole number in " + range + ", got '" + s + "'";
+      },
+      ""));
+  if (fallback) o->default_str(std::to_string(*fallback));
+}
+
+void OptionTable::number(const std::string& name, const std::string& help, double min, double max,
+                         std::optional<double> fallback) {
+  std::string range = range_text(min, max);
+  CLI::Option* o = value_option(app_, name, "X", help + " [" + range + "]");
+  o->check(CLI::Validator(
+      [range, min, max](std::string& s) -> std::string {
+        std::optional<double> v = parse_number(s);
+        if (v && *v >= min && *v <= max) return "";
+        return "needs a number in " + range + ", got '" + s + "'";
+      },
+      ""));
+  if (fallback) {
+    std::ostringstream os;
+    os << *fallback;
+    o->default_str(os.str());
   }
 }
 
+void OptionTable::text(const std::string& name, const std::string& value_name, const std::string& help,
+                       std::optional<std::string> fallback, bool required) {
+  CLI::Option* o = value_option(app_, name, value_name, help);
+  if (fallback) o->default_str(*fallback);
+  if (required) o->required();
+}
+
+void OptionTable::choice(const std::string& name, const std::vector<std::string>& choices,
+                         const std::string& help, std::optional<std::string> fallback) {
+  std::string names;
+  for (const std::string& c : choices) names += (names.empty() ? "" : "|") + c;
+  CLI::Option* o = value_option(app_, name, names, help);
+  o->check(CLI::Validator(
+      [name, choices, names](std::string& s) -> std::string {
+        for (const std::string& c : choices)
+          if (s == c) return "";
+        return "unknown " + name + " '" + s + "' (expected " + names + ")";
+      },
+      ""));
+  if (fallback) o->default_str(*fallback);
+}
+
+void OptionTable::output_file(const std::string& name, const std::string& help) {
+  CLI::Option* o = value_option(app_, name, "FILE", help);
+  o->check(CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          check_replaceable(s);
+        } catch (const Error& e) {
+          return e.what();
+        }
+        return "";
+      },
+      ""));
+}
+
+void OptionTable::flag(const std::string& name, const std::string& help) { app_.add_flag("--" + name, help); }
+
+bool Args::has(const std::string& name) const { return app_.get_option("--" + name)->count() > 0; }
+
+std::string Args::str(const std::string& name) const {
+  const CLI::Option* o = app_.get_option("--" + name);
+  return o->count() > 0 ? o->results().front() : o->get_default_str();
+}
+
+int64_t Args::integer(const std::string& name) const {
+  std::optional<int64_t> v = parse_whole(str(name));
+  if (!v) throw std::logic_error("--" + name + " has no value and no default");
+  return *v;
+}
+
+double Args::number(const std::string& name) const {
+  std::optional<double> v = parse_number(str(name));
+  if (!v) throw std::logic_error("--" + name + " has no value and no default");
+  return *v;
+}
+
 std::string Args::str(const std::string& name, const std::string& fallback) const {
-  auto it = values_.find(name);
-  return it == values_.end() ? fallback : it->second;
+  return has(name) ? str(name) : fallback;
 }
 
 int64_t Args::integer(const std::string& name, int64_t fallback) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return fallback;
-  char* end = nullptr;
-  long long v = std::strtoll(it->second.c_str(), &end, 10);
-  TF_CHECK(!it->second.empty() && *end == '\0', "--", name, " needs a whole number, got '", it->second, "'");
-  return v;
+  return has(name) ? integer(name) : fallback;
 }
 
 double Args::number(const std::string& name, double fallback) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return fallback;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  TF_CHECK(!it->second.empty() && *end == '\0' && std::isfinite(v), "--", name, " needs a number, got '",
-           it->second, "'");
-  return v;
+  return has(name) ? number(name) : fallback;
 }
 
 }  // namespace tf::cli

@@ -1,6 +1,7 @@
 #include "data_source.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "data/fetch.hpp"
@@ -18,6 +19,8 @@ std::string join_files(const std::string& list) {
   std::stringstream ss(list);
   for (std::string path; std::getline(ss, path, ',');) {
     if (path.empty()) continue;
+    TF_CHECK(!std::filesystem::is_directory(path), "'", path,
+             "' is a folder; --data and --valid take text files");
     text += read_text_file(path);
     text += "\n";
   }
@@ -28,8 +31,8 @@ std::string join_files(const std::string& list) {
 // The course's 4 MB slice, downloaded once (with a progress bar) and then read from the cache.
 std::string fetch_course_corpus(const Args& a) {
   FetchOptions o;
-  o.cache_dir = a.str("cache-dir", "");
-  o.url = a.str("url", kTinyStoriesUrl);
+  o.cache_dir = a.str("cache-dir");
+  o.url = a.str("url");
   std::string cached = cached_slice_path(o);
   ProgressBar bar("download", o.bytes, "byte");
   bool downloaded = false;
@@ -45,8 +48,17 @@ std::string fetch_course_corpus(const Args& a) {
 
 }  // namespace
 
+void data_options(OptionTable& o) {
+  o.text("data", "tinystories|builtin|FILE[,FILE...]",
+         "story text: the course's TinyStories slice (downloaded once), the built-in story grammar, or files",
+         "builtin");
+  o.text("valid", "FILE[,FILE...]", "held-out story text (default: the tail of the training text)");
+  o.text("cache-dir", "DIR", "where --data tinystories is cached (default: ~/.cache/tinyformer)");
+  o.text("url", "URL", "where --data tinystories is downloaded from", std::string(kTinyStoriesUrl));
+}
+
 StoryText load_story_text(const Args& a) {
-  std::string data = a.str("data", "builtin");
+  std::string data = a.str("data");
   StoryText t;
   if (data == "builtin") {
     t.train = generate_stories(kStoryTrainSeed);

@@ -13,6 +13,7 @@ struct StoryText {
   std::string train, valid, description;
 };
 
+void data_options(OptionTable& o);  // --data, --valid, --cache-dir, --url
 StoryText load_story_text(const Args& args);
 
 }  // namespace tf::cli

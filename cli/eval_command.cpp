@@ -1,19 +1,18 @@
 // tinyformer eval: the course's figures for a saved model — toy: mean diffusion loss on fresh batches,
 // guesses at position 2 beside GuessX0 and the nonsense fraction; sort: accuracy on 2000 fresh inputs;
-// stories: loss per token on held-out text. The last line is one JSON object.
+// stories: loss per token on held-out text, in windows of the run's own sequence length. The last line is
+// one JSON object.
 #include "args.hpp"
 #include "autograd/node.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "data_source.hpp"
 #include "io/model_loader.hpp"
 #include "util/error.hpp"
 
 namespace tf::cli {
 
 namespace {
-const std::set<std::string> kOptions = {"checkpoint", "data",    "valid",     "seed", "threads",
-                                        "device",     "batches", "cache-dir", "url"};
-
 // Mean training-objective loss over `batches` fresh batches (toy and sort have unlimited fresh data).
 double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rng) {
   NoGrad no_grad;
@@ -26,23 +25,29 @@ double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rn
 }
 }  // namespace
 
-int eval_command(const std::vector<std::string>& argv) {
-  Args a(argv, kOptions, {});
-  TF_CHECK(a.has("checkpoint"), "eval needs --checkpoint FILE");
+void eval_options(OptionTable& o) {
+  o.text("checkpoint", "FILE", "the saved model", std::nullopt, true);
+  data_options(o);
+  o.integer("batches", "N", "toy and sort: fresh batches in the mean loss", 1, 1000000, 100);
+  o.integer("seed", "N", "seed of the fresh batches and the evaluation", 0, INT64_MAX, 123);
+  compute_options(o);
+}
+
+int eval_command(const Args& a) {
   apply_threads(a);
   Checkpoint ck = load_checkpoint(a.str("checkpoint"));
   std::unique_ptr<Model> model = load_model(ck, device_option(a));
   std::string task_name = task_of(ck);
-  TrainConfig c = TrainConfig::for_task(task_name, model->config().kind);
+  TrainConfig c = run_config(ck);  // the run's own sequence length and batch
   std::unique_ptr<Task> task = make_task(c, story_data_for(ck, a));
-  uint64_t seed = static_cast<uint64_t>(a.integer("seed", 123));
-  Rng rng(seed);
+  Rng rng(static_cast<uint64_t>(a.integer("seed")));
   nlohmann::json result = {
       {"task", task_name}, {"model", kind_name(model->config().kind)}, {"step", ck.step}};
+  if (task_name == "stories") result["seq_len"] = c.seq_len;
   if (std::optional<float> v = task->validation_loss(*model)) {
     result["loss"] = *v;
   } else {
-    result["loss"] = fresh_loss(*task, *model, a.integer("batches", 100), rng);
+    result["loss"] = fresh_loss(*task, *model, a.integer("batches"), rng);
   }
   result["evaluation"] = task->evaluate(*model, rng);
   print_json_line(result);

@@ -1,55 +1,129 @@
-// tinyformer: the native command line of the lab, for full-size runs on CPU or CUDA. Errors in what the
-// user typed or gave us exit with status 2 and one clear line; failures while running exit with 1.
+// tinyformer: the native command line of the lab, for full-size runs on CPU or CUDA. CLI11 parses the options
+// each command declares and writes every --help from the same declarations. Exit status: 0 done, 1 failed
+// while running, 2 usage error, 130 interrupted (see kExitStatus, printed in every --help).
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "args.hpp"
 #include "commands.hpp"
 #include "util/error.hpp"
+#include "util/version.hpp"
 
 namespace {
 
-const char* kUsage = R"(usage: tinyformer <command> [options]
+using tf::cli::Command;
 
-commands:
-  train   train a model       --task toy|sort|stories  --model notalking|withposition|transformer|sorter
-                              --causal --rotary --data tinystories|builtin|FILE[,FILE...] --valid FILE
-                              --steps N --batch N --seq-len N --dim N --heads N --layers N --max-length N
-                              --lr X --optimizer adam|adamw|sgd --schedule constant|onecycle|cosine
-                              --weight-decay X --clip X --seed N --threads N --device cpu|cuda
-                              --save FILE --checkpoint-every N --resume FILE --init-from FILE
-                              --log FILE.jsonl --eval-every N --no-eval --cache-dir DIR --url URL
-  write   write with a model  --checkpoint FILE --prompt TEXT (use _ for masks) --suffix TEXT
-                              --sampler undiffuse|greedy|left-to-right --steps T --temperature X
-                              --top-k N --length N --count N --seed N --input "7 2 9 ..." (sorter) --json
-  eval    evaluate a model    --checkpoint FILE [--data ... --valid FILE] --seed N --threads N --device cpu|cuda
-  info    describe a file     --checkpoint FILE
+const char* kExitStatus = R"(Exit status: 0 done; 1 failed while running (a file, the disk, the network, memory); 2 usage error (an
+unknown option or a bad value: see --help); 130 train interrupted by Ctrl-C or SIGTERM, after saving to
+--save. The last line of train, eval and info --json on stdout is one JSON object; with --json, stdout
+holds only JSON.)";
 
-The last line of train and eval is one JSON object with the final figures.
-)";
+// Thrown by the hidden --list-options flag: prints every option a subcommand accepts (tests/cli checks that
+// each one is in its --help).
+struct ListOptions {
+  const CLI::App* command;
+};
+
+void add_command(CLI::App& app, const Command& c) {
+  CLI::App* sub = app.add_subcommand(c.name, c.summary);
+  sub->allow_extras();  // unknown options are reported by usage_errors(), in our words
+  sub->footer(kExitStatus);
+  tf::cli::OptionTable table(*sub);
+  c.declare(table);
+  sub->add_flag_callback("--list-options", [sub] { throw ListOptions{sub}; })
+      ->group("")  // hidden from --help
+      ->trigger_on_parse();
+}
+
+void print_options(const CLI::App& command) {
+  for (const CLI::Option* o : command.get_options())
+    for (const std::string& name : o->get_lnames())
+      if (name != "list-options") std::printf("--%s\n", name.c_str());
+}
+
+int usage_error(const std::string& where, const std::string& message) {
+  std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", where.c_str(), message.c_str(),
+               where.c_str());
+  return 2;
+}
+
+// What allow_extras() let through: an unknown option or a stray word.
+void check_no_extras(const CLI::App& command) {
+  std::vector<std::string> rest = command.remaining();
+  if (rest.empty()) return;
+  const std::string& first = rest.front();
+  if (first.rfind("--", 0) == 0)
+    throw tf::cli::UsageError("unknown option " + first.substr(0, first.find('=')));
+  throw tf::cli::UsageError("unexpected argument '" + first + "' (options start with --)");
+}
+
+int run(const Command& c, const CLI::App& sub) {
+  std::string where = std::string("tinyformer ") + c.name;
+  try {
+    check_no_extras(sub);
+    return c.run(tf::cli::Args(sub));
+  } catch (const tf::cli::UsageError& e) {
+    return usage_error(where, e.what());
+  } catch (const tf::Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", where.c_str(), e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory\n", where.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: failed: %s\n", where.c_str(), e.what());
+  }
+  return 1;
+}
+
+bool known_command(const std::string& name) {
+  for (const Command& c : tf::cli::commands())
+    if (name == c.name) return true;
+  return false;
+}
+
+// `tinyformer help [command]` is `tinyformer [command] --help`.
+std::vector<std::string> with_help_word(std::vector<std::string> args) {
+  if (!args.empty() && args[0] == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
+  return args;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
-    return args.empty() ? 2 : 0;
+  CLI::App app("tinyformer " + std::string(tf::kVersion) + ": train, run and inspect Tinyformer models",
+               "tinyformer");
+  app.set_version_flag("--version", tf::kVersion);
+  app.require_subcommand(1);
+  app.footer(kExitStatus);
+  for (const Command& c : tf::cli::commands()) add_command(app, c);
+
+  std::vector<std::string> args = with_help_word({argv + 1, argv + argc});
+  if (args.empty()) {
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
   }
-  std::string command = args[0];
-  args.erase(args.begin());
+  if (args[0].rfind("-", 0) != 0 && !known_command(args[0]))
+    return usage_error("tinyformer",
+                       "unknown command '" + args[0] + "' (expected train, write, eval or info)");
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
-    if (command == "train") return tf::cli::train_command(args);
-    if (command == "write") return tf::cli::write_command(args);
-    if (command == "eval") return tf::cli::eval_command(args);
-    if (command == "info") return tf::cli::info_command(args);
-    std::fprintf(stderr, "tinyformer: unknown command '%s'\n\n%s", command.c_str(), kUsage);
-    return 2;
-  } catch (const tf::Error& e) {
-    std::fprintf(stderr, "tinyformer %s: error: %s\n", command.c_str(), e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tinyformer %s: failed: %s\n", command.c_str(), e.what());
-    return 1;
+    app.parse(reversed);
+  } catch (const ListOptions& l) {
+    print_options(*l.command);
+    return 0;
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
+  } catch (const CLI::ParseError& e) {
+    std::vector<CLI::App*> chosen = app.get_subcommands();
+    return usage_error(chosen.empty() ? "tinyformer" : "tinyformer " + chosen.front()->get_name(), e.what());
   }
+  for (const Command& c : tf::cli::commands())
+    if (app.got_subcommand(c.name)) return run(c, *app.get_subcommand(c.name));
+  return usage_error("tinyformer", "no command given");
 }

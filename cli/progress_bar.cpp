@@ -36,24 +36,31 @@ ProgressBar::ProgressBar(std::string label, int64_t total, std::string unit)
       total_(total),
       tty_(isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()),
-      last_draw_(start_ - std::chrono::seconds(1)) {}
+      last_draw_(start_) {}
 
 void ProgressBar::update(int64_t done, const std::string& status) {
-  if (!tty_) return;
   auto now = std::chrono::steady_clock::now();
-  if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_)
-    return;  // at most 10 redraws a second
+  // A terminal redraws at most 10 times a second; a log gets a line every 10 seconds.
+  auto every = tty_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(10000);
+  if (now - last_draw_ < every) return;
   last_draw_ = now;
   draw(done, status);
 }
 
 void ProgressBar::finish(const std::string& status) {
-  if (!tty_) return;
   draw(total_, status);
-  std::fputc('\n', stderr);
+  if (tty_) std::fputc('\n', stderr);
 }
 
 void ProgressBar::draw(int64_t done, const std::string& status) {
+  if (tty_)
+    std::fprintf(stderr, "\r\033[K%s", line(done, status).c_str());
+  else
+    std::fprintf(stderr, "%s\n", line(done, status).c_str());
+  std::fflush(stderr);
+}
+
+std::string ProgressBar::line(int64_t done, const std::string& status) const {
   constexpr int kWidth = 30;
   double frac = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
   int filled = static_cast<int>(frac * kWidth);
@@ -62,10 +69,11 @@ void ProgressBar::draw(int64_t done, const std::string& status) {
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   std::string eta = rate > 0 && done < total_ ? duration(static_cast<double>(total_ - done) / rate) : "-";
-  std::fprintf(stderr, "\r\033[K%s [%s] %lld/%lld %s  %.1f %s/s  eta %s  %s", label_.c_str(), bar.c_str(),
-               static_cast<long long>(done), static_cast<long long>(total_), unit_.c_str(), rate,
-               unit_.c_str(), eta.c_str(), status.c_str());
-  std::fflush(stderr);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s [%s] %lld/%lld %s  %.1f %s/s  eta %s  %s", label_.c_str(), bar.c_str(),
+                static_cast<long long>(done), static_cast<long long>(total_), unit_.c_str(), rate,
+                unit_.c_str(), eta.c_str(), status.c_str());
+  return buf;
 }
 
 }  // namespace tf::cli

@@ -1,5 +1,6 @@
-// A one-line progress bar on stderr, redrawn in place, only when stderr is a terminal (logs and pipes stay
-// clean). Shows done/total, a bar, a rate, the time left and a caller-supplied status (e.g. the loss).
+// Progress on stderr: on a terminal, a one-line bar redrawn in place; otherwise (logs, pipes, CI) a plain
+// line every 10 seconds and one at the end, with no control characters. Shows done/total, a bar, a rate, the
+// time left and a caller-supplied status (e.g. the loss).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@ class ProgressBar {
 
  private:
   void draw(int64_t done, const std::string& status);
+  std::string line(int64_t done, const std::string& status) const;
   std::string label_, unit_;
   int64_t total_;
   bool tty_;

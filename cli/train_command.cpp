@@ -1,15 +1,18 @@
 // tinyformer train: builds (or resumes) a run, steps it with a progress bar, logs one JSON line per step,
-// validates and checkpoints every N steps, and ends with one JSON line of final figures.
+// validates and checkpoints every N steps, and ends with one JSON line of final figures. Ctrl-C or SIGTERM
+// stops it between steps, saves to --save and exits with 130.
+#include <cstdint>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <numeric>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "data_source.hpp"
+#include "interrupt.hpp"
 #include "io/checkpoint.hpp"
+#include "jsonl_log.hpp"
 #include "progress_bar.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"
@@ -18,17 +21,11 @@ namespace tf::cli {
 
 namespace {
 
-const std::set<std::string> kOptions = {
-    "task",         "model",     "data",   "valid",      "steps",     "batch",     "seq-len",
-    "dim",          "heads",     "layers", "max-length", "lr",        "optimizer", "schedule",
-    "weight-decay", "clip",      "seed",   "threads",    "device",    "save",      "checkpoint-every",
-    "resume",       "init-from", "log",    "eval-every", "top-words", "pct-start", "warmup",
-    "cache-dir",    "url"};
-const std::set<std::string> kFlags = {"causal", "rotary", "no-eval"};
+constexpr int64_t kMaxSteps = 100000000;  // TrainConfig's own limit
 
 // The run's settings: the task's course defaults, then every option given.
 TrainConfig config_from(const Args& a) {
-  std::string task = a.str("task", "stories");
+  std::string task = a.str("task");
   std::string default_model = task == "sort" ? "sorter" : "transformer";
   TrainConfig c = TrainConfig::for_task(task, parse_kind(a.str("model", default_model)));
   c.model.kind = parse_kind(a.str("model", default_model));
@@ -48,15 +45,13 @@ TrainConfig config_from(const Args& a) {
   c.clip = static_cast<float>(a.number("clip", c.clip));
   c.pct_start = a.number("pct-start", c.pct_start);
   c.warmup = a.integer("warmup", c.warmup);
-  int64_t seed = a.integer("seed", 0);
-  TF_CHECK(seed >= 0, "--seed must be >= 0");
-  c.seed = static_cast<uint64_t>(seed);
+  c.seed = static_cast<uint64_t>(a.integer("seed"));
   return c;
 }
 
 std::shared_ptr<const StoryData> story_data(const Args& a, TrainConfig& c) {
   StoryText text = load_story_text(a);
-  int64_t top = a.integer("top-words", Vocabulary::kDefaultTop);
+  int64_t top = a.integer("top-words");
   auto data = std::make_shared<const StoryData>(StoryData::from_text(text.train, text.valid, top));
   c.model.vocab = data->vocab.size();
   std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n",
@@ -75,9 +70,9 @@ std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
                  static_cast<long long>(ck.step));
     return trainer;
   }
-  TrainConfig c = config_from(a);
+  TrainConfig c = checking_options([&] { return config_from(a); });
   std::shared_ptr<const StoryData> data = c.task == "stories" ? story_data(a, c) : nullptr;
-  c.validate();
+  checking_options([&] { c.validate(); });
   auto trainer = std::make_unique<Trainer>(c, make_task(c, data), device);
   if (a.has("init-from")) {
     trainer->load_weights(load_checkpoint(a.str("init-from")));
@@ -88,73 +83,125 @@ std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
 
 void save(const Trainer& t, const std::string& path) { save_checkpoint(path, t.checkpoint()); }
 
+// The loop's running figures: the final JSON line reports them.
+struct Totals {
+  std::deque<float> last;  // the last 200 losses: the final figure
+  double seconds = 0;
+  int64_t tokens = 0;
+  uint64_t flops = 0;
+  double mean_loss() const {
+    return std::accumulate(last.begin(), last.end(), 0.0) / static_cast<double>(last.size());
+  }
+};
+
+// One step: its log line, validation and checkpoint when due, and the progress display.
+void step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
+  int64_t eval_every = a.integer("eval-every"), ckpt_every = a.integer("checkpoint-every");
+  StepStats s = trainer.step();
+  t.seconds += s.seconds;
+  t.tokens += s.tokens;
+  t.flops += s.flops;
+  t.last.push_back(s.loss);
+  if (t.last.size() > 200) t.last.pop_front();
+  nlohmann::json line = {{"step", s.step},
+                         {"loss", s.loss},
+                         {"lr", s.lr},
+                         {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
+  if (eval_every > 0 && s.step % eval_every == 0)
+    if (std::optional<float> valid = trainer.validation_loss()) line["validation_loss"] = *valid;
+  if (log) log->write(line);
+  if (ckpt_every > 0 && s.step % ckpt_every == 0) save(trainer, a.str("save"));
+  char status[96];
+  std::snprintf(status, sizeof status, "loss %.4f (avg %.4f)", s.loss, t.mean_loss());
+  bar.update(s.step, status);
+}
+
+nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals& t) {
+  const TrainConfig& c = trainer.config();
+  nlohmann::json result = {
+      {"task", c.task},
+      {"model", kind_name(c.model.kind)},
+      {"causal", c.model.causal},
+      {"rotary", c.model.rotary},
+      {"steps", trainer.steps_done()},
+      {"parameters", trainer.model().module().parameter_count()},
+      {"seconds", t.seconds},
+      {"tokens_per_s", t.seconds > 0 ? t.tokens / t.seconds : 0.0},
+      {"gflops_per_s", t.seconds > 0 ? static_cast<double>(t.flops) / t.seconds * 1e-9 : 0.0}};
+  if (!t.last.empty()) result["final_loss"] = t.mean_loss();
+  if (std::optional<float> v = trainer.validation_loss()) result["validation_loss"] = *v;
+  if (!a.flag("no-eval")) result["evaluation"] = trainer.evaluate(123);
+  if (a.has("save")) result["checkpoint"] = a.str("save");
+  return result;
+}
+
 }  // namespace
 
-int train_command(const std::vector<std::string>& argv) {
-  Args a(argv, kOptions, kFlags);
+void train_options(OptionTable& o) {
+  o.choice("task", {"toy", "sort", "stories"}, "what to learn; sets the course's defaults below", "stories");
+  o.choice("model", {"notalking", "withposition", "transformer", "sorter"},
+           "the network (default: sorter for --task sort, else transformer)");
+  o.flag("causal", "attend only to earlier positions (a GPT that writes left to right)");
+  o.flag("rotary", "rotary position embeddings instead of learned ones");
+  data_options(o);
+  o.integer("top-words", "N", "stories: the vocabulary keeps the N most frequent words", 1, 1000000,
+            Vocabulary::kDefaultTop);
+  o.integer("steps", "N", "optimizer steps in all (task default; with --resume, the new total)", 0,
+            kMaxSteps);
+  o.integer("batch", "N", "sequences per step (task default)", 1, 65536);
+  o.integer("seq-len", "N", "stories: tokens per training window (task default)", 2, 65536);
+  o.integer("dim", "N", "model width C (task default)", 1, 8192);
+  o.integer("heads", "N", "attention heads (task default)", 1, 8192);
+  o.integer("layers", "N", "transformer blocks L (task default)", 0, 256);
+  o.integer("max-length", "N", "longest sequence the model takes (task default)", 1, 65536);
+  o.number("lr", "peak learning rate (task default)", 0, 10);
+  o.choice("optimizer", {"adam", "adamw", "sgd"}, "the optimizer (task default)");
+  o.choice("schedule", {"constant", "onecycle", "cosine"}, "the learning-rate schedule (task default)");
+  o.number("pct-start", "onecycle: the warm-up fraction of the steps (task default)", 0, 1);
+  o.integer("warmup", "N", "cosine: warm-up steps (task default)", 0, kMaxSteps);
+  o.number("weight-decay", "weight decay (task default)", 0, 10);
+  o.number("clip", "largest gradient norm, 0 = no clipping (task default)", 0, 1e6);
+  o.integer("seed", "N", "seed of initialisation and batches", 0, INT64_MAX, 0);
+  compute_options(o);
+  o.output_file("save", "checkpoint written at the end (and on Ctrl-C): a regular file or a new name");
+  o.integer("checkpoint-every", "N", "also save every N steps (needs --save; 0 = never)", 0, kMaxSteps, 0);
+  o.text("resume", "FILE", "continue the run saved in FILE (its settings; --steps sets the new total)");
+  o.text("init-from", "FILE", "start from the weights in FILE");
+  o.text("log", "FILE.jsonl", "append one JSON line per step");
+  o.integer("eval-every", "N", "validation loss every N steps (0 = never)", 0, kMaxSteps, 0);
+  o.flag("no-eval", "skip the course's evaluation at the end");
+}
+
+int train_command(const Args& a) {
+  if (a.integer("checkpoint-every") > 0 && !a.has("save"))
+    throw UsageError("--checkpoint-every needs --save FILE");
   apply_threads(a);
   Device device = device_option(a);
   std::unique_ptr<Trainer> trainer = make_trainer(a, device);
   const TrainConfig& c = trainer->config();
-  int64_t total = a.has("resume") && a.has("steps") ? a.integer("steps", c.steps) : c.steps;
-  int64_t eval_every = a.integer("eval-every", 0), ckpt_every = a.integer("checkpoint-every", 0);
-  TF_CHECK(eval_every >= 0 && ckpt_every >= 0, "--eval-every and --checkpoint-every must be >= 0");
-  TF_CHECK(ckpt_every == 0 || a.has("save"), "--checkpoint-every needs --save FILE");
-  std::ofstream log;
-  if (a.has("log")) {
-    log.open(a.str("log"), std::ios::app);
-    TF_CHECK(log.good(), "cannot write the log file ", a.str("log"));
-  }
+  int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps;
+  std::unique_ptr<JsonlLog> log = a.has("log") ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
   std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
                static_cast<long long>(trainer->model().module().parameter_count()),
                device_name(device).c_str(), c.task.c_str());
 
   ProgressBar bar("train", total);
-  std::deque<float> last;  // the last 200 losses: the final figure
-  double seconds = 0;
-  int64_t tokens = 0;
-  uint64_t flops = 0;
-  std::optional<float> valid;
-  while (trainer->steps_done() < total) {
-    StepStats s = trainer->step();
-    seconds += s.seconds;
-    tokens += s.tokens;
-    flops += s.flops;
-    last.push_back(s.loss);
-    if (last.size() > 200) last.pop_front();
-    nlohmann::json line = {{"step", s.step},
-                           {"loss", s.loss},
-                           {"lr", s.lr},
-                           {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
-    if (eval_every > 0 && s.step % eval_every == 0) {
-      valid = trainer->validation_loss();
-      if (valid) line["validation_loss"] = *valid;
+  Totals totals;
+  {
+    InterruptGuard interrupt;  // Ctrl-C: finish the step, save, exit 130
+    while (trainer->steps_done() < total && !interrupt.interrupted())
+      step_once(*trainer, a, log.get(), bar, totals);
+    if (interrupt.interrupted()) {
+      if (a.has("save")) save(*trainer, a.str("save"));
+      std::fprintf(stderr, "\n%s at step %lld: %s\n", interrupt.signal_name(),
+                   static_cast<long long>(trainer->steps_done()),
+                   a.has("save") ? ("saved " + a.str("save")).c_str() : "nothing saved (no --save)");
+      return kInterruptedExit;
     }
-    if (log.is_open()) log << line.dump() << '\n';
-    if (ckpt_every > 0 && s.step % ckpt_every == 0) save(*trainer, a.str("save"));
-    char status[96];
-    std::snprintf(status, sizeof status, "loss %.4f (avg %.4f)", s.loss,
-                  std::accumulate(last.begin(), last.end(), 0.0) / static_cast<double>(last.size()));
-    bar.update(s.step, status);
+    bar.finish();
+    if (a.has("save")) save(*trainer, a.str("save"));
   }
-  bar.finish();
-  if (a.has("save")) save(*trainer, a.str("save"));
-
-  nlohmann::json result = {{"task", c.task},
-                           {"model", kind_name(c.model.kind)},
-                           {"causal", c.model.causal},
-                           {"rotary", c.model.rotary},
-                           {"steps", trainer->steps_done()},
-                           {"parameters", trainer->model().module().parameter_count()},
-                           {"seconds", seconds},
-                           {"tokens_per_s", seconds > 0 ? tokens / seconds : 0.0},
-                           {"gflops_per_s", seconds > 0 ? static_cast<double>(flops) / seconds * 1e-9 : 0.0}};
-  if (!last.empty())
-    result["final_loss"] = std::accumulate(last.begin(), last.end(), 0.0) / static_cast<double>(last.size());
-  if (std::optional<float> v = trainer->validation_loss()) result["validation_loss"] = *v;
-  if (!a.flag("no-eval")) result["evaluation"] = trainer->evaluate(123);
-  if (a.has("save")) result["checkpoint"] = a.str("save");
-  print_json_line(result);
+  print_json_line(final_figures(*trainer, a, totals));
   return 0;
 }
 

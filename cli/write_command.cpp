@@ -16,21 +16,16 @@ namespace tf::cli {
 
 namespace {
 
-const std::set<std::string> kOptions = {"checkpoint",  "prompt",  "suffix", "sampler", "steps",
-                                        "temperature", "top-k",   "length", "count",   "seed",
-                                        "input",       "threads", "device"};
-const std::set<std::string> kFlags = {"json"};
-
 nlohmann::json sort_digits(const Model& model, const Args& a) {
   const Sorter& net = model.sorter_model("sorting");
   std::istringstream in(a.str("input"));
   std::vector<int32_t> digits;
   for (int d; in >> d;) {
-    TF_CHECK(d >= 0 && d <= 9, "the sorter reads digits 0-9, got ", d);
+    if (d < 0 || d > 9) throw UsageError("the sorter reads digits 0-9, got " + std::to_string(d));
     digits.push_back(d);
   }
-  TF_CHECK(in.eof() && digits.size() == 10,
-           "--input needs ten digits separated by spaces, e.g. \"7 2 9 0 4 4 1 8 3 6\"");
+  if (!in.eof() || digits.size() != 10)
+    throw UsageError("--input needs ten digits separated by spaces, e.g. \"7 2 9 0 4 4 1 8 3 6\"");
   Ids out = net.greedy(Ids(digits, Shape{1, 10}), 10);
   std::vector<int32_t> sorted = digits;
   std::sort(sorted.begin(), sorted.end());
@@ -39,14 +34,29 @@ nlohmann::json sort_digits(const Model& model, const Args& a) {
 
 }  // namespace
 
-int write_command(const std::vector<std::string>& argv) {
-  Args a(argv, kOptions, kFlags);
-  TF_CHECK(a.has("checkpoint"), "write needs --checkpoint FILE");
+void write_options(OptionTable& o) {
+  o.text("checkpoint", "FILE", "the saved model", std::nullopt, true);
+  o.text("prompt", "TEXT", "the start of every story; _ marks a word to fill in", "");
+  o.text("suffix", "TEXT", "the end of every story (undiffusing fills in between)", "");
+  o.choice("sampler", {"undiffuse", "greedy", "left-to-right"},
+           "reveal order (default: left-to-right for a causal model, else undiffuse)");
+  o.integer("length", "N", "tokens per story, prompt and suffix included", 1, 65536, 32);
+  o.integer("count", "N", "stories to write", 1, 10000, 5);
+  o.integer("steps", "T", "undiffusing steps (0 = one per token)", 0, 100000, 0);
+  o.number("temperature", "sampling temperature (> 0)", 0, 100, 1.0);
+  o.integer("top-k", "N", "left to right: sample among the k likeliest words (0 = all)", 0, 1000000, 0);
+  o.integer("seed", "N", "seed of the sampling", 0, INT64_MAX, 0);
+  o.text("input", "\"D D ... D\"", "the sorter: ten digits 0-9 to sort");
+  compute_options(o);
+  o.flag("json", "print only the JSON result on stdout, not the stories as text");
+}
+
+int write_command(const Args& a) {
   apply_threads(a);
   Checkpoint ck = load_checkpoint(a.str("checkpoint"));
   std::unique_ptr<Model> model = load_model(ck, device_option(a));
   if (model->sorter()) {
-    TF_CHECK(a.has("input"), "the sorter needs --input \"ten digits\"");
+    if (!a.has("input")) throw UsageError("the sorter needs --input \"ten digits\"");
     nlohmann::json r = sort_digits(*model, a);
     if (!a.flag("json")) {
       std::string line;
@@ -58,16 +68,17 @@ int write_command(const std::vector<std::string>& argv) {
   }
   TF_CHECK(!ck.vocab.empty(), "this checkpoint holds no vocabulary to write with");
   WriteRequest r;
-  r.prompt = a.str("prompt", "");
-  r.suffix = a.str("suffix", "");
+  r.prompt = a.str("prompt");
+  r.suffix = a.str("suffix");
   r.sampler = a.str("sampler", "");
-  r.length = a.integer("length", 32);
-  r.count = a.integer("count", 5);
-  r.steps = a.integer("steps", 0);
-  r.top_k = a.integer("top-k", 0);
-  r.temperature = static_cast<float>(a.number("temperature", 1.0));
-  r.seed = static_cast<uint64_t>(a.integer("seed", 0));
-  nlohmann::json result = write_text(*model, WordCodec(ck.vocab), r);
+  r.length = a.integer("length");
+  r.count = a.integer("count");
+  r.steps = a.integer("steps");
+  r.top_k = a.integer("top-k");
+  r.temperature = static_cast<float>(a.number("temperature"));
+  r.seed = static_cast<uint64_t>(a.integer("seed"));
+  // write_text checks the request against the model before it writes: its errors are about the options.
+  nlohmann::json result = checking_options([&] { return write_text(*model, WordCodec(ck.vocab), r); });
   if (!a.flag("json"))
     for (const auto& st : result["stories"]) std::printf("%s\n", st["text"].get<std::string>().c_str());
   print_json_line(result);

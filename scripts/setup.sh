@@ -10,7 +10,7 @@ PACKAGES=(
   build-essential cmake ninja-build git ca-certificates curl
   emscripten node-acorn
   libxsimd-dev libxtensor-dev doctest-dev nlohmann-json3-dev
-  libcurl4-openssl-dev clang-format
+  libcurl4-openssl-dev libcli11-dev clang-format
   libopenblas-dev libopenblas0-openmp python3-torch python3-numpy
   chromium
 )

@@ -25,14 +25,13 @@
 #include "sample/write_text.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"
+#include "util/version.hpp"
 
 using emscripten::val;
 
 namespace tf {
 
 namespace {
-
-constexpr const char* kVersion = "0.1.0";
 
 [[noreturn]] void throw_js_error(const std::string& message) {
   val error = val::global("Error").new_(message);

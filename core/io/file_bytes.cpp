@@ -59,7 +59,18 @@ std::vector<uint8_t> read_file_bytes(const std::string& path) {
   return bytes;
 }
 
+void check_replaceable(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return;  // a new name: the write itself reports a missing folder
+  TF_CHECK(S_ISREG(st.st_mode), "cannot write '", path, "': it is ",
+           S_ISLNK(st.st_mode)   ? "a symbolic link"
+           : S_ISDIR(st.st_mode) ? "a folder"
+                                 : "not a regular file",
+           "; give a regular file or a new name");
+}
+
 void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes) {
+  check_replaceable(path);
   std::string tmp = temporary_name(path);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   TF_CHECK(fd >= 0, "cannot write '", path, "': cannot create '", tmp, "': ", reason());

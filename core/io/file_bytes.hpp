@@ -23,8 +23,13 @@ auto parse_file(const std::string& path, Parse parse) {
   }
 }
 
-// Replaces (or creates) path with exactly these bytes. On failure the temporary file is removed, an existing
-// destination is left as it was, and a tf::Error names the path and the reason.
+// Throws unless path names a regular file or nothing yet: renaming over a symlink, a device node or a folder
+// would replace it with a regular file (as root, /dev/null itself).
+void check_replaceable(const std::string& path);
+
+// Replaces (or creates) path with exactly these bytes; check_replaceable(path) first. On failure the
+// temporary file is removed, an existing destination is left as it was, and a tf::Error names the path and
+// the reason.
 void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes);
 
 }  // namespace tf

@@ -3,6 +3,7 @@
 // and the temporary-file-then-rename writes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -379,7 +380,7 @@ TEST_SUITE("safetensors files") {
     std::string in_missing_folder = (dir.path / "no_such_folder" / "m.safetensors").string();
     CHECK_THROWS_WITH_AS(write_file_atomically(in_missing_folder, bytes),
                          doctest::Contains(in_missing_folder.c_str()), Error);
-    fs::create_directory(dir.path / "a_folder");  // the rename onto a folder fails after the data is written
+    fs::create_directory(dir.path / "a_folder");
     CHECK_THROWS_WITH_AS(write_file_atomically((dir.path / "a_folder").string(), bytes),
                          doctest::Contains("cannot write"), Error);
     CHECK(fs::is_directory(dir.path / "a_folder"));
@@ -406,6 +407,24 @@ TEST_SUITE("safetensors files") {
 
 #ifndef __EMSCRIPTEN__
 TEST_SUITE("safetensors files") {
+  TEST_CASE("a symbolic link or a device node is refused, not replaced by a regular file") {
+    ScratchDir dir("safetensors_not_regular");
+    std::vector<uint8_t> bytes = write_safetensors({{"x", Tensor::ones(Shape{4})}});
+    std::string target = (dir.path / "target.safetensors").string();
+    write_file_atomically(target, {1, 2, 3});
+    fs::create_symlink(target, dir.path / "link.safetensors");
+    std::string link = (dir.path / "link.safetensors").string();
+    CHECK_THROWS_WITH_AS(write_file_atomically(link, bytes), doctest::Contains("symbolic link"), Error);
+    CHECK(fs::is_symlink(link));
+    CHECK(read_file_bytes(target) == std::vector<uint8_t>{1, 2, 3});
+    CHECK_THROWS_WITH_AS(check_replaceable("/dev/null"), doctest::Contains("not a regular file"), Error);
+    CHECK_NOTHROW(check_replaceable(target));
+    CHECK_NOTHROW(check_replaceable((dir.path / "new.safetensors").string()));
+    std::vector<std::string> names = dir.entries();
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"link.safetensors", "target.safetensors"});
+  }
+
   TEST_CASE("a write that fails half-way keeps the old file and removes the temporary one") {
     ScratchDir dir("safetensors_half_write");
     std::string path = (dir.path / "model.safetensors").string();

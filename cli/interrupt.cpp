@@ -1,0 +1,35 @@
+#include "interrupt.hpp"
+
+#include <csignal>
+
+namespace tf::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+struct sigaction g_old_int, g_old_term;
+
+extern "C" void record_signal(int signo) { g_signal = signo; }
+
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+  g_signal = 0;
+  struct sigaction sa = {};
+  sa.sa_handler = record_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;  // reads and writes carry on; the loop looks at the flag between steps
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+InterruptGuard::~InterruptGuard() {
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+bool InterruptGuard::interrupted() const { return g_signal != 0; }
+
+const char* InterruptGuard::signal_name() const { return g_signal == SIGTERM ? "SIGTERM" : "SIGINT"; }
+
+}  // namespace tf::cli
