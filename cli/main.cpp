@@ -17,7 +17,8 @@ namespace {
 
 using tf::cli::Command;
 
-const char* kExitStatus = R"(Exit status: 0 done; 1 failed while running (a file, the disk, the network, memory); 2 usage error (an
+const char* kExitStatus =
+    R"(Exit status: 0 done; 1 failed while running (a file, the disk, the network, memory); 2 usage error (an
 unknown option or a bad value: see --help); 130 train interrupted by Ctrl-C or SIGTERM, after saving to
 --save. The last line of train, eval and info --json on stdout is one JSON object; with --json, stdout
 holds only JSON.)";

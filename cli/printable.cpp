@@ -28,6 +28,8 @@ std::string printable(std::string_view text) {
     }
     if (cp == '\n')
       out += "\\n";
+    else if (cp == '\r')
+      out += "\\r";
     else if (cp == '\t')
       out += "\\t";
     else if (cp == '\\')

@@ -1,5 +1,6 @@
-// The native command line end to end: every subcommand on small runs, resuming, and clear errors with a
-// non-zero exit for bad input. Runs build/native/cli/tinyformer (built by `npm test`).
+// The native command line end to end: every subcommand on small runs, resuming, and clear errors: exit 2
+// for a bad command line, 1 for a file or run that fails. Runs build/native/cli/tinyformer (built by
+// `npm test`); help.test.mjs covers the help and exits, robustness.test.mjs hostile input and signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +26,7 @@ function lastJson(out) {
 test('no command prints the usage and fails', () => {
   const r = run();
   assert.equal(r.code, 2);
-  assert.match(r.err, /usage: tinyformer/);
+  assert.match(r.err, /Usage: tinyformer/);
 });
 
 test('bad options are named in a clear error', () => {
@@ -34,12 +35,12 @@ test('bad options are named in a clear error', () => {
   assert.match(r.err, /unknown option --stepz/);
   r = run('train', '--task', 'toy', '--steps', 'ten');
   assert.equal(r.code, 2);
-  assert.match(r.err, /--steps needs a whole number/);
+  assert.match(r.err, /--steps: needs a whole number/);
   r = run('train', '--task', 'poetry');
   assert.equal(r.code, 2);
   assert.match(r.err, /unknown task 'poetry'/);
   r = run('train', '--task', 'stories', '--data', join(dir, 'missing.txt'), '--steps', '1');
-  assert.equal(r.code, 2);
+  assert.equal(r.code, 1, 'a file that cannot be read is a runtime failure');
   assert.match(r.err, /missing\.txt/);
   r = run('train', '--task', 'toy', '--device', 'tpu');
   assert.equal(r.code, 2);
@@ -63,6 +64,12 @@ test('toy: train, log, save, info, resume, eval, write', () => {
   assert.equal(r.code, 0, r.err);
   assert.equal(lastJson(r.out).step, 60);
   assert.match(r.out, /blocks\.0\.attention\.qkv\.weight/);
+  r = run('info', '--checkpoint', ckpt, '--json');
+  assert.equal(r.code, 0, r.err);
+  const infoLines = r.out.trim().split('\n');
+  assert.equal(infoLines.length, 1, 'with --json, only JSON on stdout');
+  assert.equal(JSON.parse(infoLines[0]).step, 60);
+  assert.equal(typeof JSON.parse(infoLines[0]).metadata, 'object');
 
   r = run('train', '--resume', ckpt, '--steps', '80', '--save', ckpt, '--no-eval');
   assert.equal(r.code, 0, r.err);
@@ -79,14 +86,18 @@ test('toy: train, log, save, info, resume, eval, write', () => {
   const w = lastJson(r.out);
   assert.equal(w.stories.length, 3);
   for (const s of w.stories) assert.match(s.text, /^the \S+ is \S+$/);
+  r = run('write', '--checkpoint', ckpt, '--prompt', 'the _ is', '--length', '4', '--count', '2', '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out.trim().split('\n').length, 1, 'with --json, only JSON on stdout');
+  assert.equal(JSON.parse(r.out).stories.length, 2);
 });
 
 test('a corrupt checkpoint is a clear error', () => {
   const bad = join(dir, 'bad.safetensors');
   writeFileSync(bad, Buffer.from('not a checkpoint at all'));
   const r = run('info', '--checkpoint', bad);
-  assert.equal(r.code, 2);
-  assert.match(r.err, /error:/);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /error: .*bad\.safetensors/);
 });
 
 test('sort: train a little and sort ten digits', () => {
