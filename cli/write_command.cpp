@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "data/word_codec.hpp"
 #include "io/model_loader.hpp"
+#include "printable.hpp"
 #include "sample/write_text.hpp"
 #include "util/error.hpp"
 
@@ -80,7 +81,8 @@ int write_command(const Args& a) {
   // write_text checks the request against the model before it writes: its errors are about the options.
   nlohmann::json result = checking_options([&] { return write_text(*model, WordCodec(ck.vocab), r); });
   if (!a.flag("json"))
-    for (const auto& st : result["stories"]) std::printf("%s\n", st["text"].get<std::string>().c_str());
+    for (const auto& st : result["stories"])
+      std::printf("%s\n", printable(st["text"].get<std::string>()).c_str());
   print_json_line(result);
   return 0;
 }
