@@ -1,5 +1,7 @@
 #include "interrupt.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 
 namespace tf::cli {
@@ -9,7 +11,13 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;
 struct sigaction g_old_int, g_old_term;
 
-extern "C" void record_signal(int signo) { g_signal = signo; }
+// Only async-signal-safe calls here: a flag and one write(2), so the user sees the signal was heard even when
+// a step takes seconds.
+extern "C" void record_signal(int signo) {
+  static const char kNote[] = "\ntinyformer: stopping after this step\n";
+  if (g_signal == 0) (void)!::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  g_signal = signo;
+}
 
 }  // namespace
 

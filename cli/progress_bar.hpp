@@ -13,7 +13,6 @@ class ProgressBar {
   ProgressBar(std::string label, int64_t total, std::string unit = "step");
   void update(int64_t done, const std::string& status = "");
   void finish(const std::string& status = "");  // draws the full bar and ends the line
-  bool visible() const { return tty_; }
 
  private:
   void draw(int64_t done, const std::string& status);

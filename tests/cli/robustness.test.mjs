@@ -149,6 +149,7 @@ test('Ctrl-C during train saves the run, prints where, and exits 130; stderr get
     const r = await interruptRun(['--save', ckpt], log, 'SIGINT', (err) => /\ntrain \[[#.]+\] \d+\/1000000 step/.test(err));
     assert.equal(r.code, 130, r.err);
     assert.doesNotMatch(r.err, /\r/, 'no redraws without a terminal');
+    assert.match(r.err, /tinyformer: stopping after this step\n/, 'the signal is acknowledged at once');
     const [, step] = r.err.match(/SIGINT at step (\d+): saved .*run\.safetensors/);
     assert.ok(Number(step) > 0);
     assert.equal(infoJson(ckpt).step, Number(step), 'the saved run is the one that was stopped');
