@@ -6,6 +6,7 @@
 #include "backend/cpu/thread_pool.hpp"
 #include "data_source.hpp"
 #include "nn/model_config.hpp"
+#include "printable.hpp"
 #include "util/error.hpp"
 
 namespace tf::cli {
@@ -27,7 +28,7 @@ Device device_option(const Args& args) {
 }
 
 void print_json_line(const nlohmann::json& j) {
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", printable_json(j).c_str());
   std::fflush(stdout);
 }
 
