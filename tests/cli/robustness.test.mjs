@@ -144,6 +144,16 @@ test('--save replaces only a regular file or a new name, through a temporary fil
   assert.deepEqual(readdirSync(saves), ['run.safetensors']);
 });
 
+test('a save that fails half-way (a file-size limit, as a full disk) exits 1 and leaves no temporary file', () => {
+  const saves = mkdtempSync(join(dir, 'full-'));
+  const ckpt = join(saves, 'run.safetensors');
+  const script = `trap '' XFSZ; ulimit -f 8; exec "$0" "$@"`;  // 8 KiB at most; EFBIG instead of SIGXFSZ
+  const r = spawnSync('bash', ['-c', script, cli, ...toy, '--steps', '2', '--save', ckpt], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /cannot write '.*run\.safetensors': File too large/);
+  assert.deepEqual(readdirSync(saves), []);
+});
+
 test('Ctrl-C during train saves the run, prints where, and exits 130; stderr gets plain progress lines',
   { timeout: 120_000 }, async () => {
     const runDir = mkdtempSync(join(dir, 'sigint-'));
