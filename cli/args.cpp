@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "io/file_bytes.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace CLI {
 class App;

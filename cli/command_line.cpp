@@ -6,8 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "args.hpp"
-#include "util/error.hpp"
-#include "util/version.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 

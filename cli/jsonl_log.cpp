@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 

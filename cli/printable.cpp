@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "data/utf8.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
