@@ -226,6 +226,18 @@ class Handle {
       return figure_value(f);
     });
   }
+  // ids [T] -> figure: "saliency" [T, T] (rows: positions, the word written there), values "written".
+  val token_saliency(const val& ids) const {
+    return guarded([&] {
+      std::vector<int32_t> x = int_vector(ids);
+      int64_t T = static_cast<int64_t>(x.size());
+      SaliencyResult r = tf::token_saliency(model().transformer_model("saliency"), Ids(x, Shape{1, T}));
+      Figure f;
+      f.add("saliency", r.saliency);
+      f.values["written"] = r.output.data;
+      return figure_value(f);
+    });
+  }
   std::string toy_guesses() const {
     return guarded([&] { return toy_position_two_guesses(model().token_model("the toy guesses")).dump(); });
   }
@@ -469,6 +481,7 @@ EMSCRIPTEN_BINDINGS(tinyformer) {
       .function("attention", &Handle::attention)
       .function("sorterAttention", &Handle::sorter_attention)
       .function("saliency", &Handle::saliency)
+      .function("tokenSaliency", &Handle::token_saliency)
       .function("toyGuesses", &Handle::toy_guesses)
       .function("undiffuseCensus", &Handle::undiffuse_census)
       .function("write", &Handle::write)

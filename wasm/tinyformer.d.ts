@@ -221,6 +221,8 @@ export interface Model {
   sorterAttention(digits: number[] | string): SorterAttention;
   // Sorter: gradient saliency [steps, S] of the greedy answer (course D6), rows summing to one.
   saliency(digits: number[] | string): { output: number[]; saliency: TensorData };
+  // MyTransformer: per position, gradient saliency [T, T] of the word it would write there (rows sum to one).
+  tokenSaliency(input: string | number[]): { tokens: string[]; written: string[]; saliency: TensorData };
   sortDigits(digits: number[] | string): { input: number[]; output: number[]; correct: boolean };
   // Toy models: the network's guess at position 2 for the page's three prompts beside GuessX0 (B1-B3).
   toyGuesses(): { prompts: { prompt: string; network: number[]; exact: number[] }[]; max_abs_difference: number };

@@ -268,6 +268,13 @@ class Model {
     const f = parseFigure(guard(() => this._h.saliency(d)));
     return { output: f.values.output, saliency: f.arrays.saliency };
   }
+  // Story and toy models: per position, how much each input word's embedding moves the logit of the word
+  // the model would write there (rows sum to one).
+  tokenSaliency(input) {
+    const ids = this._ids(input);
+    const f = parseFigure(guard(() => this._h.tokenSaliency(ids)));
+    return { tokens: this.decode(ids), written: this.decode(f.values.written), saliency: f.arrays.saliency };
+  }
   sortDigits(digits) {
     const r = this.sorterAttention(digits);
     return { input: r.input, output: r.output, correct: r.correct };

@@ -48,10 +48,12 @@ Tensor MyTransformer::embed_positions(const Ids& x, int64_t start) const {
   return add(h, position->forward(position_ids(T, start)));
 }
 
-Tensor MyTransformer::forward(const Ids& x) const {
-  Tensor h = embed_positions(x, 0);
-  for (const auto& b : blocks_) h = b->forward(h);
-  return out.forward(norm.forward(h));
+Tensor MyTransformer::forward(const Ids& x) const { return forward_embedded(embed_positions(x, 0)); }
+
+Tensor MyTransformer::forward_embedded(const Tensor& h) const {
+  Tensor y = h;
+  for (const auto& b : blocks_) y = b->forward(y);
+  return out.forward(norm.forward(y));
 }
 
 std::vector<Tensor> MyTransformer::attention_weights() const {

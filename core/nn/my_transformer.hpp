@@ -22,6 +22,10 @@ class MyTransformer : public TokenModel {
   MyTransformer(const ModelConfig& config, Rng& rng, Device device = Device::CPU);
   Tensor forward(const Ids& x) const override;
   std::vector<Tensor> attention_weights() const override;
+  // forward() in two halves, so an input's embeddings can be a gradient leaf (saliency): the token (and
+  // learned position) vectors [B, T, C], then the blocks, final norm and output layer -> logits [B, T, V].
+  Tensor embed_input(const Ids& x) const { return embed_positions(x, 0); }
+  Tensor forward_embedded(const Tensor& h) const;
 
   // Left-to-right decoding (causal models): feed the new tokens [1, T_new], get their logits [1, T_new, V].
   KvCache new_cache(int64_t capacity) const;

@@ -6,6 +6,7 @@
 #include "optim/adam.hpp"
 #include "optim/clip_grad.hpp"
 #include "optim/sgd.hpp"
+#include "train/vocabulary_agreement.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -99,6 +100,9 @@ std::unique_ptr<Trainer> Trainer::resume(const Checkpoint& ck, std::unique_ptr<T
   return trainer;
 }
 
-void Trainer::load_weights(const Checkpoint& ck) { load_parameters(model_->module(), ck); }
+void Trainer::load_weights(const Checkpoint& ck) {
+  require_same_vocabulary(ck.vocab, task_->vocabulary());
+  load_parameters(model_->module(), ck);
+}
 
 }  // namespace tf

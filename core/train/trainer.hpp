@@ -36,6 +36,7 @@ class Trainer {
   // Everything needed to resume: parameters, optimizer state, step, RNG, configs and vocabulary.
   Checkpoint checkpoint() const;
   // Starts from the parameters of a checkpoint (e.g. a causal model for course C10); optimizer fresh.
+  // Refuses weights whose stored vocabulary differs from this run's (ids would mean other words).
   void load_weights(const Checkpoint& ck);
 
   const TrainConfig& config() const { return config_; }

@@ -87,6 +87,12 @@ for (const build of builds) {
         assertRowsSumToOne(a.rollout);
         assert.deepEqual(a.logits.shape, [4, 14]);
 
+        const sal = run.tokenSaliency('the _ is alive');
+        assert.deepEqual(sal.tokens, ['the', '_', 'is', 'alive']);
+        assert.equal(sal.written.length, 4);
+        assert.deepEqual(sal.saliency.shape, [4, 4]);
+        assertRowsSumToOne(sal.saliency);
+
         const p = run.probabilities('the _ is alive', { forbidden: [13] });
         assert.deepEqual(p.shape, [4, 14]);
         assertRowsSumToOne(p);

@@ -1,0 +1,46 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "interp/saliency.hpp"
+#include "ops/ops.hpp"
+
+using namespace tf;
+
+TEST_SUITE("saliency") {
+  TEST_CASE("a story model's saliency rows sum to one and explain the word it would write") {
+    Rng rng(4);
+    MyTransformer net(ModelConfig::transformer(20, 16, 2, 2), rng);
+    Ids x({3, 19, 7, 1, 19}, Shape{1, 5});
+    SaliencyResult r = token_saliency(net, x);
+    REQUIRE(r.saliency.shape() == Shape({5, 5}));
+    std::vector<float> s = r.saliency.to_vector();
+    std::vector<float> logits = net.forward(x).to_vector();  // [1, 5, 20]
+    for (int64_t k = 0; k < 5; ++k) {
+      double total = 0;
+      for (int64_t j = 0; j < 5; ++j) total += s[static_cast<size_t>(k * 5 + j)];
+      CHECK(std::abs(total - 1) < 1e-5);
+      const float* row = logits.data() + k * 20;
+      CHECK(r.output.at(k) == std::max_element(row, row + 20) - row);
+    }
+  }
+
+  TEST_CASE("in a causal story model no word depends on the words after it") {
+    Rng rng(5);
+    ModelConfig c = ModelConfig::transformer(20, 16, 2, 2);
+    c.causal = true;
+    MyTransformer net(c, rng);
+    SaliencyResult r = token_saliency(net, Ids({3, 4, 5, 6}, Shape{1, 4}));
+    std::vector<float> s = r.saliency.to_vector();
+    for (int64_t k = 0; k < 4; ++k) {
+      for (int64_t j = 0; j < 4; ++j) {
+        INFO("row " << k << ", column " << j);
+        if (j > k)
+          CHECK(s[static_cast<size_t>(k * 4 + j)] == 0.f);
+        else
+          CHECK(s[static_cast<size_t>(k * 4 + j)] > 0.f);
+      }
+    }
+  }
+}
