@@ -138,3 +138,19 @@ test('stories: diffusion infilling keeps prompt and suffix; a causal model write
   assert.match(r.err, /cannot fill in/);
   assert.ok(existsSync(gpt));
 });
+
+test('--init-from takes weights only from a model with the same vocabulary', () => {
+  const small = ['--dim', '32', '--heads', '2', '--layers', '1', '--steps', '3', '--no-eval'];
+  const gpt = join(dir, 'init-gpt.safetensors'), other = join(dir, 'other.txt');
+  let r = run('train', '--task', 'stories', '--data', 'builtin', ...small, '--causal', '--save', gpt);
+  assert.equal(r.code, 0, r.err);
+  r = run('train', '--task', 'stories', '--data', 'builtin', ...small, '--init-from', gpt);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /weights from/);
+  const names = ['ann', 'bob', 'cat', 'dan', 'eve'];
+  writeFileSync(other, Array.from({ length: 300 }, (_, i) =>
+    `${names[i % 5]} saw a ${names[(i + 2) % 5]} near the river . it was day ${i % 7} .`).join('\n<|endoftext|>\n'));
+  r = run('train', '--task', 'stories', '--data', other, ...small, '--init-from', gpt);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /another vocabulary: \d+ of \d+ token ids name the same word/);
+});
