@@ -1,7 +1,8 @@
 // Line charts on uPlot: the loss plots (log scale, window-averaged curves over faint raw ones, dashed
 // horizontal reference lines such as the course's 6.55 / 1.0 / 0.50) and small figure plots (waves, the
-// entropy against d_k on a log axis, GELU). Charts follow their container's width.
+// entropy against d_k on a log axis, GELU). Charts follow their container's width; each has a PNG button.
 import uPlot from './vendor/uPlot.esm.js';
+import { pngButton } from './ui.js';
 
 export const PALETTE = ['#1f6fb4', '#d9632b', '#2f9e44', '#8f4fbf', '#c2255c', '#6b6b6b'];
 
@@ -72,6 +73,7 @@ export function lineChart(container, x, series, options = {}) {
     legend: { show: options.legend ?? true, live: false },
   };
   const chart = new uPlot(opts, [x, ...series.map((s) => s.values)], container);
+  container.append(pngButton(() => chart.ctx.canvas, options.title || options.yLabel || 'chart'));
   follow(chart, container, height);
   return chart;
 }

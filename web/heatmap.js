@@ -1,7 +1,9 @@
 // Heatmaps on canvas: a matrix with word tick labels on both axes (x labels slanted), a colour bar with its
 // range, and the value under the pointer in a tooltip. The figure redraws itself whenever its width
 // changes, so one call works in a wide grid cell and on a phone. Tick labels are also kept in data
-// attributes and the aria-label, so tests and screen readers can read what the picture shows.
+// attributes and the aria-label, so tests and screen readers can read what the picture shows. Its
+// caption has a button that saves the picture as PNG.
+import { pngButton } from './ui.js';
 
 // Colour maps as [position, r, g, b] anchors, interpolated linearly.
 const MAPS = {
@@ -162,7 +164,7 @@ export function heatmap(matrix, title, options = {}) {
   canvas.dataset.xLabels = JSON.stringify(xLabels.map(String));
   canvas.dataset.yLabels = JSON.stringify(yLabels.map(String));
   const caption = document.createElement('figcaption');
-  caption.textContent = title;
+  caption.append(title, ' ', pngButton(() => canvas, title));
   figure.append(caption, canvas);
   let last = null, lastWidth = -1;
   new ResizeObserver(() => {

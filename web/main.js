@@ -1,15 +1,18 @@
 // The lab page: loads the wasm module in the worker, shows which build runs (threaded when the page is
 // cross-origin isolated), and shows one course section at a time (#A … #D), mounting its experiment
-// views the first time it is opened so a visit to A never pays for D.
+// views the first time it is opened so a visit to A never pays for D. The banner also holds the live-view
+// cadence and "copy link" (every setting and input of the page is in its URL).
 import { LabClient } from './client.js';
 import { Msg } from './protocol.js';
 import { Corpus } from './corpus.js';
+import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
-import { card, el, field, showError } from './ui.js';
+import { button, card, el, field, showError } from './ui.js';
 
 const client = new LabClient();
-const ctx = { client, models: new Models(), corpus: new Corpus(client), module: null };
+const models = new Models();
+const ctx = { client, models, live: new LiveViews(models), corpus: new Corpus(client), module: null };
 const banner = document.getElementById('module-status');
 const mounted = new Set();
 
@@ -34,12 +37,30 @@ function threadPicker(info) {
   return wrap;
 }
 
+// The page's address (settings, inputs and section) in a field to copy, and on the clipboard when allowed.
+function copyLink() {
+  const link = el('input', { type: 'text', readonly: true, class: 'copied-link', 'aria-label': 'link to this state', hidden: true });
+  const copy = button('Copy link', async () => {
+    link.value = location.href;
+    link.hidden = false;
+    link.select();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      copy.textContent = 'Link copied';
+    } catch {
+      copy.textContent = 'Copy link (select the field)';
+    }
+  });
+  return el('span', { class: 'copy-link' }, copy, link);
+}
+
 async function start() {
   try {
     const info = await client.request(Msg.INIT, { threads: 'auto' });
     ctx.module = info;
     document.body.dataset.build = info.build;
-    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), threadPicker(info) || '');
+    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), threadPicker(info) || '',
+      ctx.live.control(), copyLink());
   } catch (error) {
     banner.classList.add('error');
     banner.replaceChildren(el('span', { role: 'alert' }, `The lab cannot start: ${error.message}`));

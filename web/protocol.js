@@ -12,7 +12,8 @@ export const Msg = Object.freeze({
   SET_CORPUS: 'set-corpus',     // {text, source} -> {bytes, source}; the text stories train on
   BUILTIN_CORPUS: 'builtin-corpus',  // {bytes?} -> {text}; the embedded stories (seed 1)
   CREATE_RUN: 'create-run',     // {slot, config} -> run info; stories use the corpus set before
-  LOAD_RUN: 'load-run',         // {slot, bytes} -> run info; a file without optimizer state loads as a model
+  LOAD_RUN: 'load-run',         // {slot, bytes, weightsOnly?} -> run info; a file without optimizer state
+                                //   (or with weightsOnly) loads as a model
   LOAD_WEIGHTS: 'load-weights', // {slot, from} -> run info; slot's run takes from's weights, attention full (C10)
   INSPECT: 'inspect',           // {bytes} -> CheckpointInfo
   DROP: 'drop',                 // {slot} -> {dropped}; deletes the slot's Model/Run
@@ -28,7 +29,7 @@ export const Msg = Object.freeze({
 
 // The Model / Run methods the page may call through Msg.CALL (everything else stays inside the worker).
 export const MODEL_METHODS = Object.freeze([
-  'encode', 'decode', 'logits', 'attention', 'sorterAttention', 'saliency', 'sortDigits', 'toyGuesses',
+  'encode', 'decode', 'logits', 'attention', 'sorterAttention', 'saliency', 'tokenSaliency', 'sortDigits', 'toyGuesses',
   'undiffuseCensus', 'write', 'parameters', 'validationLoss', 'evaluate',
 ]);
 

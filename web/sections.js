@@ -18,6 +18,7 @@ import corpus from './views/corpus.js';
 import storyTraining from './views/story-training.js';
 import storyWriting from './views/story-writing.js';
 import storyAttention from './views/story-attention.js';
+import storySources from './views/story-sources.js';
 import causalCheck from './views/causal-check.js';
 import sorterTraining from './views/sorter-training.js';
 import sorterExamples from './views/sorter-examples.js';
@@ -41,7 +42,7 @@ export const SECTIONS = [
   {
     id: 'C', title: 'Stories',
     text: 'Train MyTransformer on 4 MB of TinyStories, have it write, then flip one switch to write left to right.',
-    views: [corpus, storyTraining, storyWriting, storyAttention, causalCheck],
+    views: [corpus, storyTraining, storyWriting, storyAttention, storySources, causalCheck],
   },
   {
     id: 'D', title: 'A transformer that sorts',

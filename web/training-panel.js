@@ -1,11 +1,13 @@
 // One training run on the page: its settings (kept in the URL), start / pause / resume / stop, live step,
 // loss, tokens/s, GFLOP/s and threads, a progress bar, the loss curve on a shared LossChart, automatic
 // checkpoints in IndexedDB (restored on reload: the run resumes where it was), and download / upload of
-// .safetensors checkpoints (one trained by the CLI on a GPU is used at once). The worker does the work.
+// .safetensors checkpoints (one trained by the CLI on a GPU is used at once: its settings show in the
+// fields; before any story text is chosen it loads as weights only, its vocabulary being in the file) and
+// the loss log as JSON Lines with the fields of the CLI's --log. The worker does the work.
 import { Msg } from './protocol.js';
 import { store } from './store.js';
 import { readSetting, writeSetting } from './url-state.js';
-import { el, button, field, readField, showError, fmt } from './ui.js';
+import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
 
 const AUTOSAVE_MS = 15_000;
 
@@ -14,6 +16,7 @@ const FIELDS = {
   dim: { label: 'dim', get: (c) => c.model.dim, set: (c, v) => (c.model.dim = v), min: 2, step: 2 },
   heads: { label: 'heads', get: (c) => c.model.heads, set: (c, v) => (c.model.heads = v), min: 1 },
   layers: { label: 'blocks', get: (c) => c.model.layers, set: (c, v) => (c.model.layers = v), min: 1 },
+  length: { label: 'max length', get: (c) => c.model.max_length, set: (c, v) => (c.model.max_length = v), min: 2 },
   sorterLayers: {
     label: 'blocks (enc = dec)', get: (c) => c.model.encoder_layers,
     set: (c, v) => ((c.model.encoder_layers = v), (c.model.decoder_layers = v)), min: 1,
@@ -35,6 +38,7 @@ export class TrainingPanel {
     this.o = options;
     this.state = 'empty';  // empty | starting | training | paused | done | stopped | loaded (weights only)
     this.losses = [];
+    this.log = new Map();  // step -> {lr, tokens_per_s} of the chunk it was in (steps trained in this tab)
     this.lastSave = 0;
     this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
   }
@@ -67,6 +71,7 @@ export class TrainingPanel {
       resume: button('Resume', () => this.resume()),
       stop: button('Stop', () => this.stop()),
       download: button('Download .safetensors', () => this.download()),
+      lossLog: button('Download loss log (.jsonl)', () => this.downloadLog()),
       upload: button('Upload .safetensors…', () => this.filePicker.click()),
     };
     this.filePicker = el('input', { type: 'file', accept: '.safetensors', hidden: true, 'aria-label': 'checkpoint file' });
@@ -122,6 +127,7 @@ export class TrainingPanel {
       b.stop.disabled = state !== 'training' && state !== 'paused';
       b.resume.disabled = !(state === 'paused' || (state === 'done' && this.stepsDone < this.targetSteps()));
       b.download.disabled = state === 'empty';
+      b.lossLog.disabled = this.losses.length === 0;
       b.upload.disabled = state === 'training' || state === 'starting';
       this.node.dataset.state = state;
     }
@@ -158,10 +164,9 @@ export class TrainingPanel {
       if (this.o.needsCorpus) await this.ctx.corpus.ready();
       let info = await this.ctx.client.request(Msg.CREATE_RUN, { slot: this.o.slot, config });
       if (this.o.afterCreate) info = await this.o.afterCreate(info);
-      this.losses = [];
-      this.o.chart.setLosses(this.o.name, []);
+      this.clearLosses();
       this.stepsDone = 0;
-      this.status.textContent = `New run: ${fmt(info.parameters)} parameters.`;
+      this.status.textContent = `New run: ${info.parameters.toLocaleString('en')} parameters.`;
       this.setState('starting', info);
       await this.store();
       await this.train();
@@ -191,11 +196,15 @@ export class TrainingPanel {
   }
 
   onProgress(p) {
+    const first = p.step - p.losses.length + 1;
+    p.losses.forEach((v, i) => this.log.set(first + i, { lr: p.lr, tokens_per_s: p.tokensPerSecond }));
     for (const v of p.losses) this.losses.push(v);
     this.o.chart.addLosses(this.o.name, p.losses);
     this.stepsDone = p.step;
     this.lastProgress = p;
+    this.ctx.models.set(this.o.slot, { stepsDone: p.step });  // live views show the step they drew
     this.showStats(p);
+    this.buttons.lossLog.disabled = false;
     if (performance.now() - this.lastSave > AUTOSAVE_MS) this.store();
   }
 
@@ -233,8 +242,7 @@ export class TrainingPanel {
         await this.ctx.corpus.ready();
       }
       const info = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes: saved.bytes });
-      this.losses = Array.from(saved.losses || []);
-      this.o.chart.setLosses(this.o.name, this.losses);
+      this.clearLosses(saved.losses);
       this.stepsDone = info.stepsDone ?? saved.step;
       const state = !info.isRun ? 'loaded' : saved.state === 'stopped' ? 'stopped' : this.stepsDone >= this.targetSteps() ? 'done' : 'paused';
       this.status.textContent = `Restored the run saved at step ${this.stepsDone}.`;
@@ -243,16 +251,24 @@ export class TrainingPanel {
     });
   }
 
+  clearLosses(losses = []) {
+    this.losses = Array.from(losses);
+    this.log.clear();
+    this.o.chart.setLosses(this.o.name, this.losses);
+  }
+
   async download() {
     await this.guard(async () => {
       const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
-      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-      const a = el('a', { href: url, download: `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors` });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(new Blob([bytes], { type: 'application/octet-stream' }), `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
     });
+  }
+
+  // One JSON object per step, as the CLI's --log writes them: step, loss, lr, tokens_per_s (the last two
+  // only for steps trained in this tab; a restored history has its losses alone).
+  downloadLog() {
+    const lines = this.losses.map((loss, i) => JSON.stringify({ step: i + 1, loss, ...this.log.get(i + 1) }));
+    saveFile(new Blob([lines.join('\n') + '\n'], { type: 'application/jsonl' }), `${this.o.slot}-loss.jsonl`);
   }
 
   async upload(file) {
@@ -262,17 +278,34 @@ export class TrainingPanel {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const info = await this.ctx.client.request(Msg.INSPECT, { bytes: bytes.slice() });
       this.checkKind(info, file.name);
-      if (this.o.needsCorpus) await this.ctx.corpus.ready();
-      const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes });
-      this.losses = [];
-      this.o.chart.setLosses(this.o.name, []);
+      // Story runs train on the chosen text; before there is one the file still loads, as weights only.
+      const weightsOnly = Boolean(this.o.needsCorpus && this.ctx.corpus.state.status !== 'ready');
+      const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes, weightsOnly });
+      this.clearLosses();
+      this.showSettings(info);
       this.stepsDone = loaded.stepsDone ?? info.step;
-      this.status.textContent = `Loaded ${file.name}: ${fmt(loaded.parameters)} parameters, step ${info.step}` +
-        (loaded.isRun ? ' (training can go on).' : ' (weights only: look inside it and write with it).');
+      this.status.textContent = `Loaded ${file.name}: ${loaded.parameters.toLocaleString('en')} parameters, step ${info.step}` +
+        (loaded.isRun ? ' (training can go on).' : weightsOnly && info.resumable
+          ? ' as weights only, with its own vocabulary: look inside it and write with it. To train it on, choose the story text first and upload it again.'
+          : ' (weights only: look inside it and write with it).');
       this.setState(loaded.isRun ? (this.stepsDone >= this.targetSteps() ? 'done' : 'paused') : 'loaded', loaded);
       this.showStats({});
       await this.store();
     });
+  }
+
+  // The fields show the loaded file's settings (and keep them in the URL), so what is shown is what runs.
+  showSettings(info) {
+    const c = structuredClone(this.defaults);
+    c.model = { ...c.model, ...info.config };
+    if (info.train) Object.assign(c, info.train, { model: c.model });
+    for (const [key, input] of Object.entries(this.inputs)) {
+      const value = FIELDS[key].get(c);
+      if (value === undefined) continue;
+      if (input.type === 'checkbox') input.checked = Boolean(value);
+      else input.value = String(value);
+      this.settingChanged(key, input);
+    }
   }
 
   checkKind(info, name) {
@@ -287,3 +320,4 @@ export class TrainingPanel {
     }
   }
 }
+

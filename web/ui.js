@@ -124,3 +124,19 @@ export function facts(pairs) {
 export function verdict(ok, yes = 'yes', no = 'no') {
   return el('span', { class: ok ? 'ok' : 'bad' }, ok ? `✓ ${yes}` : `✗ ${no}`);
 }
+
+// Hands `blob` to the browser as a download named `name`.
+export function saveFile(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// A small button that saves `canvas()` (a function: the canvas may be replaced) as `name`.png.
+export function pngButton(canvas, name) {
+  return button('PNG', () => canvas().toBlob((blob) => saveFile(blob, `${name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}.png`), 'image/png'),
+    { class: 'save-png', title: `save "${name}" as PNG`, 'aria-label': `save "${name}" as PNG` });
+}

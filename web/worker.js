@@ -76,15 +76,17 @@ function createRun({ slot, config }) {
   return place(slot, run, true);
 }
 
-function loadRun({ slot, bytes }) {
+// weightsOnly: load a run's file as a model (a story run before any story text is chosen).
+function loadRun({ slot, bytes, weightsOnly = false }) {
   const m = needModule();
   const info = m.inspectCheckpoint(bytes);
-  if (!info.resumable) return place(slot, m.loadModel(bytes), false);
+  if (!info.resumable || weightsOnly) return place(slot, m.loadModel(bytes), false);
   const task = info.task || (info.train && info.train.task);
   return place(slot, m.loadRun(bytes, task === 'stories' ? storyText() : undefined), true);
 }
 
 // Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
+// The run refuses weights whose vocabulary differs from its own (Trainer::load_weights checks).
 function loadWeights({ slot, from }) {
   const source = slotOf(from).handle;
   const target = slotOf(slot);

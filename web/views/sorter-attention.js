@@ -1,5 +1,6 @@
 // D3, D4: for one input, the encoder self-attention (2 layers x 4 heads, digit against digit) and the
-// decoder cross-attention (rows = output step, columns = input position).
+// decoder cross-attention (rows = output step, columns = input position); redrawn by itself while the
+// sorter trains (live views).
 import { heatmap, slice } from '../heatmap.js';
 import { el, button, field } from '../ui.js';
 import { SORTER } from './sorter-training.js';
@@ -29,7 +30,7 @@ export default {
   text: 'Encoder: rows = query digit, columns = key digit. Cross-attention: each output step looks back at the input.',
   mount(card, ctx) {
     const digits = sorterInputField();
-    const draw = () => card.busy(async () => {
+    const render = async () => {
       const info = requireSorter(ctx);
       const r = await ctx.client.call(SORTER, 'sorterAttention', digits.input.value);
       const { src, out } = digitLabels(r);
@@ -37,8 +38,11 @@ export default {
         el('p', { class: 'mono' }, `input [${r.input.join(' ')}] → output [${r.output.join(' ')}] ${r.correct ? '✓' : '✗'} (step ${info.stepsDone ?? '?'})`),
         el('h4', {}, 'Encoder self-attention'), el('div', { class: 'grid narrow' }, ...maps(r.encoder, 'encoder', src, src, 'blues')),
         el('h4', {}, 'Decoder cross-attention'), el('div', { class: 'grid narrow' }, ...maps(r.cross, 'cross-attn', src, out, 'greens')));
-    }, 'Reading the attention…');
+      card.node.dataset.step = String(info.stepsDone);
+    };
+    const draw = () => card.busy(render, 'Reading the attention…');
     card.controls.append(digits.wrap, button('Show', draw));
     ctx.models.onReady(SORTER, draw);
+    ctx.live.watch([SORTER], render);
   },
 };

@@ -1,5 +1,6 @@
 // D2: greedy decoding, one digit at a time: the fully correct rate and the per-digit accuracy on 2000
-// fresh inputs, four of them shown with ✓ / ✗, and any ten digits of your own.
+// fresh inputs, four of them shown with ✓ / ✗, and any ten digits of your own (decoded again by itself
+// while the sorter trains: live views).
 import { el, button, field, facts, percent } from '../ui.js';
 import { SORTER } from './sorter-training.js';
 
@@ -25,7 +26,14 @@ export default {
       const r = await ctx.client.call(SORTER, 'sortDigits', digits.input.value);
       card.output.append(example(r));
     }, 'Sorting…');
+    const live = el('div', { class: 'mono live-sample' });
     card.controls.append(button('Evaluate', evaluate), digits.wrap, button('Sort mine', mine));
+    card.node.insertBefore(live, card.output);
     ctx.models.onReady(SORTER, evaluate);
+    ctx.live.watch([SORTER], async () => {
+      const r = await ctx.client.call(SORTER, 'sortDigits', digits.input.value);
+      live.dataset.step = String(ctx.models.get(SORTER).stepsDone);
+      live.replaceChildren(`live, step ${live.dataset.step}: `, example(r));
+    });
   },
 };

@@ -1,31 +1,72 @@
-// C4: a story sentence with one word masked, and the attention of every head in the first and in the last
-// block of a trained story model. Do the heads look at different things?
+// C4: a story sentence with one word masked, and the attention of the heads of a trained story model:
+// the first and the last block by default, or any one block and head. One colour scale can be shared by
+// every map shown (otherwise each map spans its own range, so a near-uniform head looks solid dark). The
+// maps refresh by themselves while the model trains (live views).
 import { heatmap, slice } from '../heatmap.js';
+import { readSetting, writeSetting, urlField } from '../url-state.js';
 import { el, button, field } from '../ui.js';
 import { STORY_MODELS } from './story-training.js';
+
+export const DEFAULT_SENTENCE = 'lily went to the _ to play with her ball .';
+
+// Which blocks to show: 'ends' (first and last), 'all', or one index.
+function blocksOf(choice, count) {
+  if (choice === 'all') return Array.from({ length: count }, (_, i) => i);
+  if (choice === 'ends') return count > 1 ? [0, count - 1] : [0];
+  return [Math.min(Number(choice), count - 1)];
+}
+
+function refill(select, options, keep) {
+  const value = keep ?? select.value;
+  select.replaceChildren(...options.map(([v, l]) => el('option', { value: v }, l)));
+  select.value = options.some(([v]) => String(v) === String(value)) ? String(value) : String(options[0][0]);
+}
+
+export function storyModelInfo(ctx, slot) {
+  const info = ctx.models.get(slot);
+  if (!info || info.state === 'empty' || !info.config) throw new Error('train a story model above first (or upload one)');
+  return info;
+}
 
 export default {
   id: 'C4',
   title: 'Attention of a story sentence',
-  text: 'One word masked; every head of the first and of the last block. You do not need to explain what you see.',
+  text: 'One word masked; every head of the first and of the last block, or the block and head you pick. You ' +
+    'do not need to explain what you see.',
   mount(card, ctx) {
     const model = field('model', { kind: 'select', value: STORY_MODELS[0].slot, options: STORY_MODELS.map((m) => [m.slot, m.name]) });
-    const sentence = field('sentence (_ = masked word)', { kind: 'text', value: 'lily went to the _ to play with her ball .' });
-    const draw = () => card.busy(async () => {
+    const sentence = urlField('c4.sentence', 'sentence (_ = masked word)', DEFAULT_SENTENCE);
+    const block = field('blocks', { kind: 'select', value: 'ends', options: [['ends', 'first and last'], ['all', 'all']] });
+    const head = field('heads', { kind: 'select', value: 'all', options: [['all', 'all']] });
+    const shared = field('one colour scale for all maps', { kind: 'checkbox', value: readSetting('c4.shared') === '1' });
+    shared.input.addEventListener('change', () => writeSetting('c4.shared', shared.input.checked ? '1' : '0', '0'));
+    const pickers = (config) => {
+      refill(block.input, [['ends', 'first and last'], ['all', 'all'], ...Array.from({ length: config.layers }, (_, i) => [i, `block ${i}`])], readSetting('c4.block'));
+      refill(head.input, [['all', 'all'], ...Array.from({ length: config.heads }, (_, i) => [i, `head ${i}`])], readSetting('c4.head'));
+    };
+    block.input.addEventListener('change', () => writeSetting('c4.block', block.input.value, 'ends'));
+    head.input.addEventListener('change', () => writeSetting('c4.head', head.input.value, 'all'));
+
+    const render = async () => {
       const slot = model.input.value;
-      const info = ctx.models.get(slot);
-      if (!info || info.state === 'empty') throw new Error('train a story model above first (or upload one)');
+      const info = storyModelInfo(ctx, slot);
+      pickers(info.config);
       const a = await ctx.client.call(slot, 'attention', sentence.input.value);
-      const blocks = a.layers.length > 1 ? [0, a.layers.length - 1] : [0];
-      const sections = blocks.map((b) => {
-        const layer = a.layers[b];
-        const maps = Array.from({ length: layer.shape[0] }, (_, h) =>
-          heatmap(slice(layer, h), `head ${h}`, { vmin: 0, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 }));
-        return el('div', {}, el('h4', {}, b === 0 ? 'First block' : `Last block (${b})`), el('div', { class: 'grid wide' }, ...maps));
-      });
-      card.output.replaceChildren(el('p', { class: 'story-meta' }, `${STORY_MODELS.find((m) => m.slot === slot).name} model at step ${info.stepsDone ?? '?'}`), ...sections);
-    }, 'Reading the attention…');
-    card.controls.append(model.wrap, sentence.wrap, button('Show', draw));
+      const step = ctx.models.get(slot).stepsDone;
+      const blocks = blocksOf(block.input.value, a.layers.length);
+      const heads = head.input.value === 'all' ? null : [Number(head.input.value)];
+      const shown = blocks.map((b) => ({ b, maps: (heads || Array.from({ length: a.layers[b].shape[0] }, (_, h) => h)).map((h) => [h, slice(a.layers[b], h)]) }));
+      let vmax;
+      if (shared.input.checked) vmax = Math.max(...shown.flatMap((s) => s.maps.map(([, m]) => m.data.reduce((x, y) => Math.max(x, y), 0))));
+      const sections = shown.map(({ b, maps }) => el('div', {}, el('h4', {}, b === 0 && blocks.length > 1 ? 'First block' : b === a.layers.length - 1 && blocks.length > 1 ? `Last block (${b})` : `Block ${b}`),
+        el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 })))));
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${STORY_MODELS.find((m) => m.slot === slot).name} model at step ${step ?? '?'}`), ...sections);
+      card.node.dataset.step = String(step);
+    };
+    const draw = () => card.busy(render, 'Reading the attention…');
+    for (const input of [block.input, head.input, shared.input]) input.addEventListener('change', draw);
+    card.controls.append(model.wrap, sentence.wrap, block.wrap, head.wrap, shared.wrap, button('Show', draw));
     for (const m of STORY_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    ctx.live.watch(STORY_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

@@ -7,7 +7,7 @@ import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
 import { el, fmt } from '../ui.js';
 
-const FIELDS = ['dim', 'heads', 'layers', 'steps', 'lr', 'batch', 'seed', 'rotary'];
+const FIELDS = ['dim', 'heads', 'layers', 'length', 'steps', 'lr', 'batch', 'seed', 'rotary'];
 
 export const STORY_MODELS = [
   { slot: 'stories-diffusion', name: 'diffusion' },
@@ -41,7 +41,13 @@ export default {
         if (!source || !source.config) throw new Error('train (or upload) the left-to-right model first: C10 starts from its weights');
         return { ...c, model: { ...source.config, causal: false } };
       },
-      afterCreate: (info) => ctx.client.request(Msg.LOAD_WEIGHTS, { slot: info.slot, from: STORY_MODELS[1].slot }),
+      // Refused when the two vocabularies differ (e.g. a causal model trained by the CLI on other text):
+      // the new run is dropped again and the panel says why.
+      afterCreate: (info) => ctx.client.request(Msg.LOAD_WEIGHTS, { slot: info.slot, from: STORY_MODELS[1].slot })
+        .catch(async (error) => {
+          await ctx.client.request(Msg.DROP, { slot: info.slot });
+          throw new Error(`C10 cannot start from the left-to-right model: ${error.message}`);
+        }),
     });
     card.output.append(chartBox, validation, diffusion.node, causal.node,
       el('h4', {}, 'C10: diffusion from a causal model'),

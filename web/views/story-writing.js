@@ -1,7 +1,10 @@
 // C2, C3, C7, C8: writing with a trained story model. Undiffusing is shown as an animation of the reveal
 // order (which position was filled at which step); infilling keeps a prefix and a suffix fixed; the causal
-// model writes left to right with a temperature. Each story says how many network calls it took.
-import { el, button, field, intOf } from '../ui.js';
+// model writes left to right with a temperature. Each story says how many network calls it took; top-k
+// shows only where the sampler uses it (left to right); the inputs live in the URL; while the chosen model
+// trains, a one-story sample refreshes by itself with the step it came from (live views).
+import { urlField } from '../url-state.js';
+import { el, button, intOf } from '../ui.js';
 import { STORY_MODELS } from './story-training.js';
 
 const PRESETS = [
@@ -23,7 +26,7 @@ function animate(container, stories, fixedPrefix) {
     const spans = story.tokens.map((t, i) => el('span', { class: `tok${frames[i] === 0 ? ' fixed' : ''}` }, t));
     const text = el('p', { class: 'story', dataset: { text: story.text } }, ...spans.flatMap((s) => [s, ' ']));
     container.append(el('div', {}, text, el('p', { class: 'story-meta' },
-      `${story.networkCalls} network calls for ${story.tokens.length} tokens`)));
+      `${story.networkCalls} network call${story.networkCalls === 1 ? '' : 's'} for ${story.tokens.length} tokens`)));
     return { spans, frames, tokens: story.tokens };
   });
   const last = Math.max(0, ...rows.flatMap((r) => r.frames));
@@ -51,6 +54,9 @@ function animate(container, stories, fixedPrefix) {
   });
 }
 
+const SAMPLERS = [['', 'the model\'s own'], ['undiffuse', 'undiffuse'], ['greedy', 'undiffuse, most confident first'], ['left-to-right', 'left to right']];
+const LIVE_STEPS = 8;  // undiffusing steps of the live sample: a few network calls between training chunks
+
 export default {
   id: 'C2, C3, C7, C8',
   key: 'C-write',
@@ -58,43 +64,93 @@ export default {
   text: 'Undiffusing starts from all masks and fills a few positions each step; fixed words at the start and ' +
     'the end make it fill in the middle. The causal model writes one word at a time, left to right.',
   mount(card, ctx) {
-    const model = field('model', { kind: 'select', value: STORY_MODELS[0].slot, options: STORY_MODELS.map((m) => [m.slot, m.name]) });
-    const sampler = field('sampler', { kind: 'select', value: '', options: [['', 'the model\'s own'], ['undiffuse', 'undiffuse'], ['greedy', 'undiffuse, most confident first'], ['left-to-right', 'left to right']] });
-    const prompt = field('starts with', { kind: 'text', value: '' });
-    const suffix = field('ends with (diffusion only)', { kind: 'text', value: '' });
+    const model = urlField('c2.model', 'model', STORY_MODELS[0].slot, { kind: 'select', options: STORY_MODELS.map((m) => [m.slot, m.name]) });
+    const sampler = urlField('c2.sampler', 'sampler', '', { kind: 'select', options: SAMPLERS });
+    const prompt = urlField('c2.prompt', 'starts with', '');
+    const suffix = urlField('c2.suffix', 'ends with (diffusion only)', '');
     const nums = {
-      length: field('tokens', { value: 32, min: 2, max: 64 }), count: field('stories', { value: 5, min: 1, max: 20 }),
-      steps: field('steps T (0 = tokens)', { value: 0, min: 0, max: 1000 }), temperature: field('temperature', { value: 1, min: 0.05, step: 0.05 }),
-      topK: field('top-k (0 = all)', { value: 0, min: 0, max: 2002 }), seed: field('seed', { value: 0, min: 0 }),
+      length: urlField('c2.length', 'tokens', 32, { kind: 'number', min: 2, max: 64 }),
+      count: urlField('c2.count', 'stories', 5, { kind: 'number', min: 1, max: 20 }),
+      steps: urlField('c2.steps', 'steps T (0 = tokens)', 0, { kind: 'number', min: 0, max: 1000 }),
+      temperature: urlField('c2.temperature', 'temperature', 1, { kind: 'number', min: 0.05, step: 0.05 }),
+      topK: urlField('c2.topk', 'top-k (0 = all)', 0, { kind: 'number', min: 0, max: 2002 }),
+      seed: urlField('c2.seed', 'seed', 0, { kind: 'number', min: 0 }),
     };
     const result = el('div', { class: 'stories', 'aria-live': 'polite' });
-    const write = () => card.busy(async () => {
-      card.node.dataset.written = 'writing';
-      const temperature = Number(nums.temperature.input.value);
-      if (!(temperature > 0)) throw new Error('temperature must be a number above 0');
-      const options = {
-        prompt: prompt.input.value.trim(), suffix: suffix.input.value.trim(), temperature,
-        length: intOf(nums.length.input, 'tokens', 2, 64), count: intOf(nums.count.input, 'stories', 1, 20),
-        steps: intOf(nums.steps.input, 'steps', 0, 1000) || undefined, topK: intOf(nums.topK.input, 'top-k', 0, 2002),
-        seed: intOf(nums.seed.input, 'seed', 0, 2 ** 31),
-      };
-      if (sampler.input.value) options.sampler = sampler.input.value;
+    const sample = el('div', { class: 'live-sample', 'aria-live': 'off' });
+    const modelInfo = () => {
       const slot = model.input.value;
       const info = ctx.models.get(slot);
       if (!info || info.state === 'empty') throw new Error(`the ${STORY_MODELS.find((m) => m.slot === slot).name} model is not trained yet (train it above, or upload a checkpoint)`);
-      const fixed = options.prompt ? (await ctx.client.call(slot, 'encode', options.prompt)).length : 0;
-      const written = await ctx.client.call(slot, 'write', options);
-      result.replaceChildren(el('p', { class: 'story-meta' }, `${written.sampler}, model at step ${info.stepsDone ?? '?'}:`));
-      await animate(result, written.stories, fixed);
-      card.node.dataset.written = 'done';
+      return info;
+    };
+    // The sampler the worker will use, the length limit of the model, top-k only where it counts.
+    const fit = () => {
+      const info = ctx.models.get(model.input.value);
+      const causal = Boolean(info && info.config && info.config.causal);
+      const used = sampler.input.value || (causal ? 'left-to-right' : 'undiffuse');
+      nums.topK.wrap.hidden = used !== 'left-to-right';
+      suffix.wrap.hidden = used === 'left-to-right';
+      if (info && info.config) nums.length.input.max = String(info.config.max_length);
+    };
+    const options = () => {
+      const temperature = Number(nums.temperature.input.value);
+      if (!(temperature > 0)) throw new Error('temperature must be a number above 0');
+      const maxLength = Number(nums.length.input.max);
+      const o = {
+        prompt: prompt.input.value.trim(), suffix: suffix.wrap.hidden ? '' : suffix.input.value.trim(), temperature,
+        length: intOf(nums.length.input, `tokens (this model reads at most ${maxLength})`, 2, maxLength),
+        count: intOf(nums.count.input, 'stories', 1, 20), steps: intOf(nums.steps.input, 'steps', 0, 1000) || undefined,
+        topK: nums.topK.wrap.hidden ? 0 : intOf(nums.topK.input, 'top-k', 0, 2002), seed: intOf(nums.seed.input, 'seed', 0, 2 ** 31),
+      };
+      if (sampler.input.value) o.sampler = sampler.input.value;
+      return o;
+    };
+    const write = () => card.busy(async () => {
+      card.node.dataset.written = 'writing';
+      try {
+        fit();
+        const o = options();
+        const slot = model.input.value;
+        const info = modelInfo();
+        const fixed = o.prompt ? (await ctx.client.call(slot, 'encode', o.prompt)).length : 0;
+        const written = await ctx.client.call(slot, 'write', o);
+        const calls = written.stories.reduce((n, st) => n + st.networkCalls, 0);
+        result.replaceChildren(el('p', { class: 'story-meta' }, `${written.sampler}, model at step ${info.stepsDone ?? '?'} ` +
+          `(${info.parameters.toLocaleString('en')} parameters), ` +
+          `${calls} network calls for ${written.stories.length} stor${written.stories.length === 1 ? 'y' : 'ies'}:`));
+        await animate(result, written.stories, fixed);
+        card.node.dataset.written = 'done';
+      } catch (error) {
+        result.replaceChildren();  // no story from an older request may stand beside the error
+        card.node.dataset.written = 'failed';
+        throw error;
+      }
     }, 'Writing…');
+    const liveSample = async (slot) => {
+      if (slot !== model.input.value) return;
+      const o = { ...options(), count: 1 };
+      if (!o.steps) o.steps = Math.min(LIVE_STEPS, o.length);
+      const written = await ctx.client.call(slot, 'write', o);
+      const step = ctx.models.get(slot).stepsDone;
+      const story = written.stories[0];
+      sample.dataset.step = String(step);
+      sample.replaceChildren(el('p', { class: 'story-meta' }, `Live sample at step ${step} (${written.sampler}, ${story.networkCalls} network calls):`),
+        el('p', { class: 'story', dataset: { text: story.text } }, story.text));
+    };
     const presets = PRESETS.map(([label, p]) => button(label, () => {
       prompt.input.value = p.prompt;
       suffix.input.value = p.suffix;
       nums.count.input.value = String(p.count);
+      for (const input of [prompt.input, suffix.input, nums.count.input]) input.dispatchEvent(new Event('change'));
       write();
     }));
+    model.input.addEventListener('change', fit);
+    sampler.input.addEventListener('change', fit);
+    ctx.models.addEventListener('change', (event) => event.detail.slot === model.input.value && fit());
+    fit();
     card.controls.append(model.wrap, sampler.wrap, prompt.wrap, suffix.wrap, ...Object.values(nums).map((f) => f.wrap));
-    card.output.append(el('div', { class: 'buttons' }, button('Write', write, { class: 'primary' }), ...presets), result);
+    card.output.append(el('div', { class: 'buttons' }, button('Write', write, { class: 'primary' }), ...presets), sample, result);
+    ctx.live.watch(STORY_MODELS.map((m) => m.slot), liveSample);
   },
 };

@@ -1,5 +1,6 @@
 // B1–B3: each network's guess at position 2 for "_ _ _ _", "_ _ is alive" and "the _ _ empty", top four
-// tokens beside the exact posterior GuessX0. Refreshes whenever a toy model finishes or pauses training.
+// tokens beside the exact posterior GuessX0. Refreshes whenever a toy model finishes or pauses training,
+// and by itself while one trains (live views).
 import { el, button, fmt } from '../ui.js';
 import { TOY_RUNS } from './toy-training.js';
 
@@ -38,6 +39,12 @@ export default {
     }, 'Asking the networks…');
     card.controls.append(button('Refresh', draw));
     for (const r of TOY_RUNS) ctx.models.onReady(r.slot, draw);
+    ctx.live.watch(TOY_RUNS.map((r) => r.slot), async (slot) => {
+      const fresh = await table(ctx, TOY_RUNS.find((r) => r.slot === slot));
+      const old = card.output.querySelector(`[data-model="${slot}"]`);
+      if (old) old.replaceWith(fresh);
+      else card.output.append(fresh);
+    });
     draw();
   },
 };
