@@ -15,8 +15,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export class LiveViews {
   constructor(models) {
     this.models = models;
-    const fromUrl = Number(readSetting('live'));
-    this.seconds = LIVE_CHOICES.some(([s]) => s === fromUrl) && readSetting('live') !== null ? fromUrl : DEFAULT_SECONDS;
+    const stored = readSetting('live');
+    this.seconds = stored !== null && LIVE_CHOICES.some(([s]) => s === Number(stored)) ? Number(stored) : DEFAULT_SECONDS;
     this.watchers = [];   // {slots: Set, refresh}
     this.running = new Set();  // slots with a refresh loop
     models.addEventListener('change', (event) => this.changed(event.detail.slot, event.detail.info));
@@ -26,11 +26,13 @@ export class LiveViews {
   control() {
     const { wrap, input } = field('live views while training', { kind: 'select', value: this.seconds, options: LIVE_CHOICES, name: 'live' });
     input.addEventListener('change', () => this.setSeconds(Number(input.value)));
+    this.select = input;
     return wrap;
   }
 
   setSeconds(seconds) {
     this.seconds = seconds;
+    if (this.select) this.select.value = String(seconds);
     writeSetting('live', seconds, DEFAULT_SECONDS);
     for (const [slot, info] of this.models.map) this.changed(slot, info);
   }

@@ -157,6 +157,7 @@ test('a checkpoint made elsewhere opens before any story text; C10 refuses its v
       await page.locator('#exp-C-write select').first().selectOption('stories-causal');
       assert.equal(await page.locator('#exp-C-write input[type=number]').first().getAttribute('max'), '48');
       assert.equal(await page.locator('#exp-C-write .field', { hasText: 'top-k' }).isVisible(), true);
+      await page.locator('#exp-C-write input[type=text]').first().fill('ann saw');
       await page.locator('#exp-C-write button', { hasText: /^Write$/ }).click();
       await page.waitForFunction(() => document.querySelector('#exp-C-write')?.dataset.written === 'done', null, { timeout: 60_000 });
       const story = await page.locator('#exp-C-write .stories .story').first().getAttribute('data-text');
