@@ -1,14 +1,15 @@
 // Live views: while a model trains, the views that look inside it refresh by themselves every few
 // seconds (the learner picks the cadence, or off; kept in the URL as ?live=). The worker answers a refresh
-// between two training chunks, so its time there is time not spent training: the next round waits the
-// cadence, and at least 1/SHARE times what the last round took from request to answer (an upper bound on
-// the worker's share, as it includes waiting for the chunk to end), so a big model is watched less often.
+// between two training chunks, so its time there is time not spent training. It reports how long it has
+// spent on requests other than training; the next round waits the cadence and, when needed, longer, so
+// that since the run started those requests never took more than SHARE of the time: a big model is
+// watched less often instead of trained more slowly. Each view registers what to redraw.
 import { readSetting, writeSetting } from './url-state.js';
 import { field } from './ui.js';
 
 export const LIVE_CHOICES = [[0, 'off'], [1, 'every 1 s'], [2, 'every 2 s'], [5, 'every 5 s'], [10, 'every 10 s']];
 const DEFAULT_SECONDS = 2;
-const SHARE = 0.1;  // the most of the wall time a round of refreshes may take, answer waits included
+const SHARE = 0.04;  // the most of the worker's time, since a run started, that other requests may take
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,16 +51,17 @@ export class LiveViews {
 
   async loop(slot) {
     this.running.add(slot);
+    const busy = () => this.models.get(slot)?.workerOtherSeconds ?? 0;
+    let since = null;  // {time, busy} at the first round, when the run's progress reports have begun
     try {
-      let took = 0;
       for (;;) {
-        await sleep(Math.max(this.seconds * 1000, took / SHARE));
+        const owed = since ? (busy() - since.busy) / SHARE - (performance.now() - since.time) / 1000 : 0;
+        await sleep(1000 * Math.max(this.seconds, owed));
         if (this.seconds === 0 || this.models.get(slot)?.state !== 'training') return;
-        const start = performance.now();
+        since ??= { time: performance.now(), busy: busy() };
         for (const w of this.watchers) {
           if (w.slots.has(slot)) await w.refresh(slot).catch(() => {});  // a failed refresh: the next round tries again
         }
-        took = performance.now() - start;
       }
     } finally {
       this.running.delete(slot);

@@ -202,7 +202,8 @@ export class TrainingPanel {
     this.o.chart.addLosses(this.o.name, p.losses);
     this.stepsDone = p.step;
     this.lastProgress = p;
-    this.ctx.models.set(this.o.slot, { stepsDone: p.step });  // live views show the step they drew
+    // Live views show the step they drew and keep their share of the worker's time in bounds.
+    this.ctx.models.set(this.o.slot, { stepsDone: p.step, workerOtherSeconds: p.otherSeconds });
     this.showStats(p);
     this.buttons.lossLog.disabled = false;
     if (performance.now() - this.lastSave > AUTOSAVE_MS) this.store();

@@ -10,6 +10,7 @@ const CHUNK_SECONDS = 0.25;
 let tf = null;                 // the Tinyformer module, after INIT
 let corpus = null;             // {text, source}: what stories train on
 const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null}
+let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
 
 function moduleInfo() {
   return {
@@ -111,7 +112,7 @@ async function train({ slot, until }, id) {
     while (s.control === 'run' && s.handle.stepsDone < until) {
       const n = Math.min(chunk, until - s.handle.stepsDone);
       const result = s.handle.step(n);
-      self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes() }),
+      self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
         transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
       await nextTick();
@@ -195,7 +196,9 @@ self.onmessage = async (event) => {
   const handler = handlers[type];
   try {
     if (!handler) throw new Error(`unknown message type ${type}`);
+    const start = performance.now();
     const result = await handler(payload, id);
+    if (type !== Msg.TRAIN) otherSeconds += (performance.now() - start) / 1000;
     self.postMessage(reply(type, id, result), transferables(result));
   } catch (error) {
     self.postMessage(failure(type, id, error));
