@@ -71,7 +71,7 @@ export class TrainingPanel {
       resume: button('Resume', () => this.resume()),
       stop: button('Stop', () => this.stop()),
       download: button('Download .safetensors', () => this.download()),
-      lossLog: button('Download loss log (.jsonl)', () => this.downloadLog()),
+      lossLog: button('Save the loss log (.jsonl)', () => this.downloadLog()),
       upload: button('Upload .safetensors…', () => this.filePicker.click()),
     };
     this.filePicker = el('input', { type: 'file', accept: '.safetensors', hidden: true, 'aria-label': 'checkpoint file' });

@@ -40,7 +40,7 @@ const liveState = (page) => page.evaluate(() => {
   return {
     training: document.querySelector('.trainer[data-slot="stories-diffusion"]').dataset.state === 'training',
     attentionStep: Number(att.dataset.step || -1), attentionPixels: att.querySelector('canvas')?.toDataURL() ?? '',
-    sampleStep: Number(sample.dataset.step || -1), sampleText: sample.querySelector('.story')?.dataset.text ?? '',
+    sampleStep: Number(sample.dataset.step || -1), sampleText: sample.querySelector('.sample-story')?.dataset.text ?? '',
   };
 });
 
@@ -90,7 +90,7 @@ test('the story model shows rollout and saliency; the loss log, a PNG and the li
 
       // The loss log: one JSON object per step with the CLI's --log fields.
       const [log] = await Promise.all([page.waitForEvent('download'),
-        page.locator('.trainer[data-slot="stories-diffusion"] button', { hasText: 'Download loss log' }).click()]);
+        page.locator('.trainer[data-slot="stories-diffusion"] button', { hasText: 'Save the loss log' }).click()]);
       const logFile = path.join(downloads, log.suggestedFilename());
       await log.saveAs(logFile);
       const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));

@@ -136,7 +136,7 @@ export default {
       const story = written.stories[0];
       sample.dataset.step = String(step);
       sample.replaceChildren(el('p', { class: 'story-meta' }, `Live sample at step ${step} (${written.sampler}, ${story.networkCalls} network calls):`),
-        el('p', { class: 'story', dataset: { text: story.text } }, story.text));
+        el('p', { class: 'sample-story', dataset: { text: story.text } }, story.text));
     };
     const presets = PRESETS.map(([label, p]) => button(label, () => {
       prompt.input.value = p.prompt;
