@@ -1,10 +1,11 @@
 // One training run on the page: its settings (kept in the URL), start / pause / resume / stop, live step,
 // loss, tokens/s, GFLOP/s and threads, a progress bar, the loss curve on a shared LossChart, automatic
-// checkpoints in IndexedDB (restored on reload: the run resumes where it was), and download / upload of
-// .safetensors checkpoints (one trained by the CLI on a GPU is used at once: its settings show in the
-// fields; before any story text is chosen it loads as weights only, its vocabulary being in the file) and
-// the loss log as JSON Lines with the fields of the CLI's --log. The worker does the work.
+// checkpoints in IndexedDB (restored on reload: the run resumes where it was), download / upload of
+// .safetensors checkpoints with their loss history (one trained by the CLI on a GPU is used at once: its
+// settings show in the fields; before any story text is chosen it loads as weights only, its vocabulary
+// being in the file) and the loss log as JSON Lines with the CLI's --log fields. The worker does the work.
 import { Msg } from './protocol.js';
+import { LOSSES_KEY, lossHistory, withMetadata } from './safetensors.js';
 import { store } from './store.js';
 import { readSetting, writeSetting } from './url-state.js';
 import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
@@ -261,7 +262,8 @@ export class TrainingPanel {
   async download() {
     await this.guard(async () => {
       const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
-      saveFile(new Blob([bytes], { type: 'application/octet-stream' }), `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
+      const losses = JSON.stringify(this.losses.map((v) => Number(v.toPrecision(6))));
+      saveFile(new Blob([this.losses.length ? withMetadata(bytes, { [LOSSES_KEY]: losses }) : bytes], { type: 'application/octet-stream' }), `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
     });
   }
 
@@ -282,7 +284,7 @@ export class TrainingPanel {
       // Story runs train on the chosen text; before there is one the file still loads, as weights only.
       const weightsOnly = Boolean(this.o.needsCorpus && this.ctx.corpus.state.status !== 'ready');
       const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes, weightsOnly });
-      this.clearLosses();
+      this.clearLosses(lossHistory(info.metadata) ?? []);  // the loss curve the file carries, if any
       this.showSettings(info);
       this.stepsDone = loaded.stepsDone ?? info.step;
       this.status.textContent = `Loaded ${file.name}: ${loaded.parameters.toLocaleString('en')} parameters, step ${info.step}` +

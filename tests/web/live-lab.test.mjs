@@ -99,6 +99,18 @@ test('the story model shows rollout and saliency; the loss log, a PNG and the li
       assert.deepEqual(lines.map((l) => l.step), Array.from({ length: 20 }, (_, i) => i + 1));
       assert.ok(lines.every((l) => Number.isFinite(l.loss) && l.loss > 0));
 
+      // A downloaded checkpoint carries the loss history; uploaded again, the curve comes back with it.
+      const panel = page.locator('.trainer[data-slot="stories-diffusion"]');
+      const lossBefore = (await panelState(page, 'stories-diffusion')).loss;
+      const [ckpt] = await Promise.all([page.waitForEvent('download'), panel.locator('button', { hasText: 'Download .safetensors' }).click()]);
+      const ckptFile = path.join(downloads, ckpt.suggestedFilename());
+      await ckpt.saveAs(ckptFile);
+      await panel.locator('input[type=file]').setInputFiles(ckptFile);
+      await page.waitForFunction(() => /Loaded stories-diffusion-step20/.test(document.querySelector('.trainer[data-slot="stories-diffusion"] .status').textContent));
+      const after = await panelState(page, 'stories-diffusion');
+      assert.ok(Math.abs(after.loss - lossBefore) < 1e-4 * lossBefore, `${after.loss} vs ${lossBefore}`);
+      assert.equal(after.step, 20);
+
       // A heatmap as PNG.
       const [png] = await Promise.all([page.waitForEvent('download'), page.locator('#exp-C4 .save-png').first().click()]);
       const pngFile = path.join(downloads, png.suggestedFilename());
