@@ -4,6 +4,7 @@
 # valid file — with the diffusion loss and, causal, the next-token loss; the same configuration in PyTorch
 # (bench/torch_reference.py) on the same data. Prints final training loss (mean of the last 200 steps) and
 # held-out loss per token for both, and their ratio. Slow: about an hour on two cores.
+bash scripts/setup.sh bench  # PyTorch on OpenBLAS and the benchmark-only packages
 #   bench/compare_stories.sh [steps] [threads]
 set -euo pipefail
 cd "$(dirname "$0")/.."

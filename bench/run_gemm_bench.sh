@@ -8,6 +8,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+bash "$root/scripts/setup.sh" bench  # OpenBLAS and the benchmark-only packages
 bench_args=("$@")
 clock=wall
 for ((i = 0; i + 1 < ${#bench_args[@]}; ++i)); do

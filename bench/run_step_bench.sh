@@ -4,6 +4,7 @@
 # are unset for this command only, so PyTorch gets its best kernels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh bench  # PyTorch on OpenBLAS and the benchmark-only packages
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build/native step_bench >/dev/null
 ours=$(build/native/bench/step_bench "${1:-20}")

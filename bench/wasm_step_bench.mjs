@@ -106,7 +106,7 @@ async function tfjsChild(threads) {
   const require = createRequire(import.meta.url);
   const tf = require('@tensorflow/tfjs');  // the umbrella package: tfjs-core plus its gradients
   const wasm = require('@tensorflow/tfjs-backend-wasm');
-  wasm.setWasmPaths(fileURLToPath(new URL('node_modules/@tensorflow/tfjs-backend-wasm/dist/', root)));
+  wasm.setWasmPaths(fileURLToPath(new URL('node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)));  // bench/node_modules
   wasm.setThreadsCount(threads);
   await tf.setBackend('wasm');
   await tf.ready();

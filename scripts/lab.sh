@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The lab's entry points (npm start / npm test call these):
-#   scripts/lab.sh start   set up, build the WebAssembly module and serve the lab page
-#   scripts/lab.sh test    set up, build everything and run every test suite
+#   scripts/lab.sh start   set up what serving needs, build the WebAssembly module and serve the lab page
+#   scripts/lab.sh test    set up what the tests need, build everything and run every test suite
 #   scripts/lab.sh build   set up and build everything
+# (scripts/setup.sh serve|test|bench says which packages each installs.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Emscripten's optimizer needs Debian's node-acorn
@@ -46,6 +47,7 @@ run_tests() {
   stage "C++ tests, wasm threaded (Node)" ctest --test-dir build/wasm-mt --output-on-failure -j "$JOBS"
   stage "JS API of the wasm module (node --test)" node --test tests/wasm/
   stage "native CLI (node --test)" node --test tests/cli/
+  stage "npm package: pack, install, train, tsc (node --test)" node --test tests/package/
   stage "lab page in Chromium (node --test)" node --test --test-concurrency=1 tests/web/
   echo "suites: $passed passed, $failed failed"
   [ "$failed" = 0 ]
@@ -53,8 +55,8 @@ run_tests() {
 
 command=${1:-}
 case "$command" in
-  build) bash scripts/setup.sh; build_native; build_wasm; build_cuda ;;
-  test) bash scripts/setup.sh; build_native; build_wasm; build_wasm_tests; build_cuda; run_tests ;;
-  start) bash scripts/setup.sh; build_wasm; exec node web/serve.mjs "${@:2}" ;;
+  build) bash scripts/setup.sh test; build_native; build_wasm; build_cuda ;;
+  test) bash scripts/setup.sh test; build_native; build_wasm; build_wasm_tests; build_cuda; run_tests ;;
+  start) bash scripts/setup.sh serve; build_wasm; exec node web/serve.mjs "${@:2}" ;;
   *) echo "usage: scripts/lab.sh start|test|build" >&2; exit 2 ;;
 esac

@@ -1,39 +1,64 @@
 #!/usr/bin/env bash
-# Installs what Tinyformer needs on a Debian 12 machine, idempotently: Debian packages (compilers, Emscripten,
-# the header-only libraries, Chromium for the browser tests, PyTorch and OpenBLAS as references for tests
-# and benchmarks) and the npm packages of package-lock.json. Safe to run again: it only installs what is
-# missing. Needs root (or sudo) the first time.
+# Installs what one use of Tinyformer needs on a Debian 12 machine, idempotently (only what is missing):
+#   scripts/setup.sh serve   the WebAssembly build and the page's npm files (npm start)
+#   scripts/setup.sh test    that, the native build and what the tests compare against or drive: PyTorch,
+#                            Chromium, tsc, clang-format, and the npm dev packages (npm test; the default)
+#   scripts/setup.sh bench   serve + native, OpenBLAS and PyTorch, and bench/'s own npm packages (TensorFlow.js)
+# Needs root (or sudo) the first time it installs a Debian package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(
-  build-essential cmake ninja-build git ca-certificates curl
-  emscripten node-acorn
+SERVE_PACKAGES=(  # emcc and the header-only libraries the core compiles against; node runs emcc's optimizer
+  cmake ninja-build ca-certificates emscripten node-acorn
   libxsimd-dev libxtensor-dev doctest-dev nlohmann-json3-dev
-  libcurl4-openssl-dev libcli11-dev clang-format
-  libopenblas-dev libopenblas0-openmp python3-torch python3-numpy
-  chromium
 )
+NATIVE_PACKAGES=(build-essential git libcurl4-openssl-dev libcli11-dev)  # the CLI parses options with CLI11
+TEST_PACKAGES=(  # references and drivers of the test suites, and the checks CI runs
+  clang-format node-typescript python3-torch python3-numpy chromium
+)
+BENCH_PACKAGES=(libopenblas-dev libopenblas0-openmp python3-torch python3-numpy)
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
-
-if ((${#missing[@]})); then
+install_debian_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+  ((${#missing[@]})) || return 0
   echo "setup: installing ${missing[*]}"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-  $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
 
-# npm packages, when the lock file changed since the last install.
-if [ -f package-lock.json ]; then
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund
+# npm_install DIR KIND: `npm ci` in DIR when its lock file changed since the last install or when the last
+# install was leaner than KIND asks (KIND runtime: dependencies only; all: with devDependencies).
+npm_install() {
+  local dir=$1 kind=$2 stamp=$1/node_modules/.tinyformer-install
+  [ -f "$dir/package-lock.json" ] || return 0
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$dir/package-lock.json" ] && { [ "$kind" = runtime ] || [ "$(cat "$stamp")" = all ]; }; then
+    return 0
   fi
-fi
-echo "setup: ok"
+  local omit=()
+  [ "$kind" = runtime ] && omit=(--omit=dev)
+  (cd "$dir" && npm ci --no-audit --no-fund "${omit[@]}")
+  echo "$kind" >"$stamp"
+}
+
+purpose=${1:-test}
+case "$purpose" in
+  serve)
+    install_debian_packages "${SERVE_PACKAGES[@]}"
+    npm_install . runtime ;;
+  test)
+    install_debian_packages "${SERVE_PACKAGES[@]}" "${NATIVE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    npm_install . all ;;
+  bench)
+    install_debian_packages "${SERVE_PACKAGES[@]}" "${NATIVE_PACKAGES[@]}" "${BENCH_PACKAGES[@]}"
+    npm_install . runtime
+    npm_install bench all ;;
+  *) echo "usage: scripts/setup.sh serve|test|bench" >&2; exit 2 ;;
+esac
+echo "setup: ok ($purpose)"
