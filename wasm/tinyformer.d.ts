@@ -6,6 +6,13 @@
 // object that threw stays usable. Config objects use the C++ JSON field names (snake_case), the same JSON
 // that checkpoints store, so a config read from a checkpoint can be passed back unchanged.
 
+// TypeScript before 5.2 has no Symbol.dispose in its lib; this declares it (5.2+ declares the same).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 // ---------------------------------------------------------------- loading
 
 export interface LoadOptions {
@@ -13,8 +20,9 @@ export interface LoadOptions {
   // available) or in Node; else the single-threaded build. true / false force one (true throws when
   // threads are impossible here).
   threads?: 'auto' | boolean;
-  // Folder holding tinyformer-st.mjs/.wasm and tinyformer-mt.mjs/.wasm/.worker.js. Default: the folder of
-  // the wrapper module itself (web/wasm/ after scripts/build-wasm.sh).
+  // Folder holding tinyformer-st.mjs/.wasm and tinyformer-mt.mjs/.wasm/.worker.js. Default: the files beside
+  // the wrapper module itself (web/wasm/ after scripts/build-wasm.sh; a bundler that follows
+  // `new URL('./file', import.meta.url)` ships them). Set it where the files are served from elsewhere.
   baseUrl?: string | URL;
   // The .wasm bytes, when the caller already has them (Node reads them with fs itself when absent).
   wasmBinary?: ArrayBuffer | Uint8Array;
@@ -236,6 +244,9 @@ export interface Model {
   // A safetensors checkpoint (weights, config, vocabulary; a Run adds optimizer state, step and RNG).
   checkpoint(): Uint8Array;
   delete(): void;
+  // The same as delete(), for `using` (explicit resource management); present where the runtime has
+  // Symbol.dispose (Node 20 does).
+  [Symbol.dispose](): void;
 }
 
 export interface StepResult {

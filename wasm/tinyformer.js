@@ -47,35 +47,62 @@ function hardwareThreads() {
 }
 
 function folderUrl(baseUrl) {
-  const url = new URL(baseUrl ?? '.', import.meta.url);
+  const url = new URL(baseUrl, import.meta.url);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
 
+// The builds' files beside this module, written as literal `new URL('./file', import.meta.url)` and
+// import('./file') so that bundlers (webpack 5, Vite, Parcel, esbuild) see them and ship them.
+const BESIDE = {
+  'tinyformer-st': () => ({
+    factory: () => import('./tinyformer-st.mjs'),
+    files: { 'tinyformer-st.wasm': new URL('./tinyformer-st.wasm', import.meta.url) },
+  }),
+  'tinyformer-mt': () => ({
+    factory: () => import('./tinyformer-mt.mjs'),
+    files: {
+      'tinyformer-mt.wasm': new URL('./tinyformer-mt.wasm', import.meta.url),
+      'tinyformer-mt.worker.js': new URL('./tinyformer-mt.worker.js', import.meta.url),
+    },
+  }),
+};
+
+// Build `name`: its factory and url(file) for each file emcc asks for; beside this module, or in baseUrl.
+function buildFiles(name, baseUrl) {
+  if (baseUrl === undefined) {
+    const { factory, files } = BESIDE[name]();
+    return { factory, url: (file) => files[file] ?? new URL(file, import.meta.url) };
+  }
+  const base = folderUrl(baseUrl);
+  return { factory: () => import(new URL(`${name}.mjs`, base).href), url: (file) => new URL(file, base) };
+}
+
 // What the emcc factory needs in Node (see the header).
-async function nodeModuleOptions(base, name) {
+async function nodeModuleOptions(build, name) {
   const { createRequire } = await import('node:module');
   const { fileURLToPath } = await import('node:url');
   const { readFile } = await import('node:fs/promises');
-  globalThis.require ??= createRequire(base);
-  globalThis.__dirname ??= fileURLToPath(base);
-  globalThis.__filename ??= fileURLToPath(new URL(`${name}.mjs`, base));
+  const wasm = build.url(`${name}.wasm`);
+  globalThis.require ??= createRequire(wasm);
+  globalThis.__dirname ??= fileURLToPath(new URL('.', wasm));
+  globalThis.__filename ??= fileURLToPath(new URL(`${name}.mjs`, wasm));
   return {
-    locateFile: (path) => fileURLToPath(new URL(path.replace(/\.worker\.js$/, '.worker.cjs'), base)),
-    wasmBinary: await readFile(new URL(`${name}.wasm`, base)),
+    locateFile: (path) => fileURLToPath(build.url(path).href.replace(/\.worker\.js$/, '.worker.cjs')),
+    wasmBinary: await readFile(wasm),
   };
 }
 
 export async function loadTinyformer(options = {}) {
   const threaded = chooseThreaded(options.threads ?? 'auto');
   const name = threaded ? 'tinyformer-mt' : 'tinyformer-st';
-  const base = folderUrl(options.baseUrl);
+  const build = buildFiles(name, options.baseUrl);
   const poolSize = threaded ? Math.max(1, Math.floor(options.poolSize ?? Math.min(8, Math.max(2, hardwareThreads())))) : 0;
-  const moduleOptions = isNode ? await nodeModuleOptions(base, name) : { locateFile: (path) => new URL(path, base).href };
+  const moduleOptions = isNode ? await nodeModuleOptions(build, name) : { locateFile: (path) => build.url(path).href };
   if (options.locateFile) moduleOptions.locateFile = options.locateFile;
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   moduleOptions.poolSize = poolSize;
-  const { default: factory } = await import(new URL(`${name}.mjs`, base).href);
+  const { default: factory } = await build.factory();
   const wasm = await factory(moduleOptions);
   if (isNode && threaded) {
     // Idle pthread workers must not keep Node's event loop (and a test run) alive.
@@ -299,6 +326,10 @@ class Model {
     return guard(() => this._h.checkpoint());
   }
 }
+
+// `using model = ...` (explicit resource management) frees the handle as delete() does. Defined only where
+// the runtime has Symbol.dispose (Node 20 does; older browsers do not), never polyfilled onto Symbol.
+if (typeof Symbol.dispose === 'symbol') Model.prototype[Symbol.dispose] = Model.prototype.delete;
 
 class Run extends Model {
   constructor(handle) {
