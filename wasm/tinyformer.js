@@ -47,13 +47,14 @@ function hardwareThreads() {
 }
 
 function folderUrl(baseUrl) {
-  const url = new URL(baseUrl, import.meta.url);
+  const url = new URL(/* webpackIgnore: true */ baseUrl, import.meta.url);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
 
 // The builds' files beside this module, written as literal `new URL('./file', import.meta.url)` and
-// import('./file') so that bundlers (webpack 5, Vite, Parcel, esbuild) see them and ship them.
+// import('./file') so that bundlers see them and ship them (checked with webpack 5); every other URL and
+// import is marked for bundlers to leave alone (runtime folders, Node's modules).
 const BESIDE = {
   'tinyformer-st': () => ({
     factory: () => import('./tinyformer-st.mjs'),
@@ -64,6 +65,7 @@ const BESIDE = {
     files: {
       'tinyformer-mt.wasm': new URL('./tinyformer-mt.wasm', import.meta.url),
       'tinyformer-mt.worker.js': new URL('./tinyformer-mt.worker.js', import.meta.url),
+      'tinyformer-mt.mjs': new URL('./tinyformer-mt.mjs', import.meta.url),  // what each pthread worker imports
     },
   }),
 };
@@ -72,17 +74,18 @@ const BESIDE = {
 function buildFiles(name, baseUrl) {
   if (baseUrl === undefined) {
     const { factory, files } = BESIDE[name]();
-    return { factory, url: (file) => files[file] ?? new URL(file, import.meta.url) };
+    return { factory, url: (file) => files[file] ?? new URL(/* webpackIgnore: true */ file, import.meta.url) };
   }
   const base = folderUrl(baseUrl);
-  return { factory: () => import(new URL(`${name}.mjs`, base).href), url: (file) => new URL(file, base) };
+  const factory = () => import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(`${name}.mjs`, base).href);
+  return { factory, url: (file) => new URL(file, base) };
 }
 
 // What the emcc factory needs in Node (see the header).
 async function nodeModuleOptions(build, name) {
-  const { createRequire } = await import('node:module');
-  const { fileURLToPath } = await import('node:url');
-  const { readFile } = await import('node:fs/promises');
+  const { createRequire } = await import(/* webpackIgnore: true */ 'node:module');
+  const { fileURLToPath } = await import(/* webpackIgnore: true */ 'node:url');
+  const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
   const wasm = build.url(`${name}.wasm`);
   globalThis.require ??= createRequire(wasm);
   globalThis.__dirname ??= fileURLToPath(new URL('.', wasm));
@@ -93,12 +96,20 @@ async function nodeModuleOptions(build, name) {
   };
 }
 
+// In a browser each pthread worker imports the build's .mjs itself: by this URL (a bundled copy of the
+// glue would not do, so a bundler ships the .mjs as a file too).
+function browserModuleOptions(build, name, threaded) {
+  const options = { locateFile: (path) => build.url(path).href };
+  if (threaded) options.mainScriptUrlOrBlob = build.url(`${name}.mjs`).href;
+  return options;
+}
+
 export async function loadTinyformer(options = {}) {
   const threaded = chooseThreaded(options.threads ?? 'auto');
   const name = threaded ? 'tinyformer-mt' : 'tinyformer-st';
   const build = buildFiles(name, options.baseUrl);
   const poolSize = threaded ? Math.max(1, Math.floor(options.poolSize ?? Math.min(8, Math.max(2, hardwareThreads())))) : 0;
-  const moduleOptions = isNode ? await nodeModuleOptions(build, name) : { locateFile: (path) => build.url(path).href };
+  const moduleOptions = isNode ? await nodeModuleOptions(build, name) : browserModuleOptions(build, name, threaded);
   if (options.locateFile) moduleOptions.locateFile = options.locateFile;
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   moduleOptions.poolSize = poolSize;
