@@ -72,7 +72,7 @@ const BESIDE = {
 
 // Build `name`: its factory and url(file) for each file emcc asks for; beside this module, or in baseUrl.
 function buildFiles(name, baseUrl) {
-  if (baseUrl === undefined) {
+  if (baseUrl == null) {
     const { factory, files } = BESIDE[name]();
     return { factory, url: (file) => files[file] ?? new URL(/* webpackIgnore: true */ file, import.meta.url) };
   }
