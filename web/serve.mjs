@@ -5,8 +5,9 @@
 // --no-isolation leaves them out (the page then runs the single-threaded build, as on a static host).
 // vendor/ is served from node_modules unless the folder has its own (a build copies them in).
 import { createServer } from 'node:http';
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 import { VENDOR_FILES } from './vendor-files.mjs';
@@ -45,59 +46,129 @@ export const ISOLATION_HEADERS = Object.freeze({
   'Cross-Origin-Embedder-Policy': 'require-corp',
 });
 
-function headersFor(file, isolation) {
+// Headers every answer carries; nosniff so a browser never reads a text file as a script.
+function baseHeaders(isolation) {
   return {
-    'Content-Type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream',
-    'Cache-Control': 'no-cache',
-    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'no-cache', 'Cross-Origin-Resource-Policy': 'same-origin', 'X-Content-Type-Options': 'nosniff',
     ...(isolation ? ISOLATION_HEADERS : {}),
   };
 }
 
-// The file a URL path names, or null when it leaves the served folders.
-async function resolveFile(dir, urlPath) {
-  let rel = decodeURIComponent(urlPath.split('?')[0]);
-  if (rel.endsWith('/')) rel += 'index.html';
+const REASONS = { 400: 'bad request', 403: 'forbidden', 404: 'not found', 405: 'method not allowed', 500: 'server error', 503: 'too busy, try again' };
+
+// An error answer says its status and nothing else: no exception text, no path on this machine.
+function sendError(res, status, isolation, extra = {}) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = `${status} ${REASONS[status]}\n`;
+  res.writeHead(status, { ...baseHeaders(isolation), 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+  res.end(body);
+}
+
+// The decoded path of a request target, or null when it is malformed (not a path, a bad %-escape, a NUL).
+export function requestPath(target) {
+  if (typeof target !== 'string' || !target.startsWith('/')) return null;
+  let rel;
+  try {
+    rel = decodeURIComponent(target.split(/[?#]/)[0]);
+  } catch {
+    return null;
+  }
+  if (rel.includes('\0')) return null;
+  return rel.endsWith('/') ? `${rel}index.html` : rel;
+}
+
+const inside = (dir, file) => file.startsWith(dir + path.sep);
+
+// The file a path names, or null when it is missing or leaves the served folder (also through a symlink).
+// `dir` is the served folder's real path; vendor/ names only the files VENDOR_FILES lists.
+async function resolveFile(dir, rel) {
   const file = path.join(dir, path.normalize(rel));
-  if (!file.startsWith(dir + path.sep) && file !== dir) return null;
-  if (await isFile(file)) return file;
+  if (!inside(dir, file)) return null;
+  const real = await fs.realpath(file).catch(() => null);
+  if (real) return inside(dir, real) ? real : null;
   const vendor = rel.match(/^\/vendor\/([^/]+)$/);
-  if (vendor && VENDOR_FILES[vendor[1]]) return path.join(ROOT, VENDOR_FILES[vendor[1]]);
+  if (vendor && Object.hasOwn(VENDOR_FILES, vendor[1])) return path.join(ROOT, VENDOR_FILES[vendor[1]]);
   return null;
 }
 
-async function isFile(file) {
+function openFailureStatus(error) {
+  if (error.code === 'EMFILE' || error.code === 'ENFILE') return 503;
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return 404;
+  if (error.code === 'EACCES' || error.code === 'EPERM') return 403;
+  return 500;
+}
+
+// Opens first and asks the open handle for its size, so a file that cannot be read is an error answer
+// (never an unhandled stream error), and one that changes after the check cannot be served half.
+async function sendFile(req, res, file, isolation) {
+  let handle;
   try {
-    return (await fs.stat(file)).isFile();
-  } catch {
-    return false;
+    handle = await fs.open(file, 'r');
+  } catch (error) {
+    const status = openFailureStatus(error);
+    if (status === 500) console.error(`serve: ${req.url}: ${error.message}`);
+    sendError(res, status, isolation, status === 503 ? { 'Retry-After': '1' } : {});
+    return;
+  }
+  let stream = null;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      sendError(res, 404, isolation);
+      return;
+    }
+    const type = TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream';
+    res.writeHead(200, { ...baseHeaders(isolation), 'Content-Type': type, 'Content-Length': stat.size });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    stream = handle.createReadStream();
+    pipeline(stream, res, (error) => error && res.destroy());
+  } finally {
+    if (!stream) await handle.close().catch(() => {});
   }
 }
 
-export function startServer(options) {
-  const server = createServer(async (req, res) => {
-    try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-        return;
-      }
-      const file = await resolveFile(options.dir, new URL(req.url, 'http://x').pathname);
-      if (!file) {
-        res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`not found: ${req.url}\n`);
-        return;
-      }
-      const { size } = await fs.stat(file);
-      res.writeHead(200, { ...headersFor(file, options.isolation), 'Content-Length': size });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    } catch (error) {
-      res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${error.message}\n`);
-    }
+async function answer(req, res, options, dir) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendError(res, 405, options.isolation, { Allow: 'GET, HEAD' });
+    return;
+  }
+  const rel = requestPath(req.url);
+  if (rel === null) {
+    sendError(res, 400, options.isolation);
+    return;
+  }
+  const file = await resolveFile(dir, rel);
+  if (!file) sendError(res, 404, options.isolation);
+  else await sendFile(req, res, file, options.isolation);
+}
+
+// A server that stays up: every request, response and file stream has an error handler, and an error
+// after listening (a refused accept when file handles run out) is logged, not thrown.
+export async function startServer(options) {
+  const dir = await fs.realpath(options.dir);
+  const server = createServer((req, res) => {
+    req.on('error', () => res.destroy());
+    res.on('error', () => res.destroy());
+    answer(req, res, options, dir).catch((error) => {
+      console.error(`serve: ${req.url}: ${error.message}`);
+      sendError(res, 500, options.isolation);
+    });
   });
-  return new Promise((resolve, reject) => {
+  await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve(server));
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  server.on('error', (error) => console.error(`serve: ${error.message}`));
+  return server;
 }
 
 async function main() {
@@ -106,7 +177,8 @@ async function main() {
     console.log('usage: node web/serve.mjs [--port N] [--host H] [--no-isolation] [--dir FOLDER]');
     return;
   }
-  if (!(await isFile(path.join(options.dir, 'wasm', 'tinyformer.js')))) {
+  const wrapper = await fs.stat(path.join(options.dir, 'wasm', 'tinyformer.js')).catch(() => null);
+  if (!wrapper || !wrapper.isFile()) {
     console.warn(`serve: ${path.join(options.dir, 'wasm')} has no tinyformer.js; run bash scripts/build-wasm.sh`);
   }
   const server = await startServer(options);
