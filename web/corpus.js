@@ -3,7 +3,7 @@
 // reload never fetches again. When the fetch fails the page says why and offers the module's built-in
 // stories or a local file. `?corpus=URL` replaces the address (tests point it at a local server).
 import { Msg } from './protocol.js';
-import { store } from './store.js';
+import { store, storageFailure } from './store.js';
 
 export const DEFAULT_CORPUS_URL =
   'https://huggingface.co/datasets/roneneldan/TinyStories/resolve/main/TinyStoriesV2-GPT4-valid.txt';
@@ -66,9 +66,10 @@ export async function fetchCorpus(url, onProgress = () => {}) {
 
 // The corpus the worker trains on, and where it came from. Events: 'change' (state changed).
 export class Corpus extends EventTarget {
-  constructor(client) {
+  constructor(client, storage = null) {
     super();
     this.client = client;
+    this.storage = storage;  // a StorageStatus that shows failed saves, when the page has one
     this.url = corpusUrl();
     this.state = { status: 'none' };  // none | fetching | ready | failed
     this.ticket = 0;
@@ -128,11 +129,28 @@ export class Corpus extends EventTarget {
     await this.use(text, `file:${file.name}`, `your file ${file.name}`);
   }
 
+  // The worker trains on the text at once; keeping it for the next visit may fail (a full quota) without
+  // the text being lost: the state then says why in `notSaved`.
   async use(text, key, label, fromCache = false) {
     const info = await this.client.request(Msg.SET_CORPUS, { text, source: key });
-    if (!fromCache) await store.put('corpora', key, { text, label, savedAt: Date.now() });
-    await store.put('meta', 'corpus-choice', key);
-    this.setState({ status: 'ready', key, label, bytes: info.bytes, fromCache });
+    this.text = text;
+    const notSaved = await this.save(key, fromCache ? null : { text, label, savedAt: Date.now() });
+    this.setState({ status: 'ready', key, label, bytes: info.bytes, fromCache, notSaved });
     this.resolveReady(this.state);
+  }
+
+  async save(key, entry) {
+    try {
+      if (entry) await store.put('corpora', key, entry);
+      await store.put('meta', 'corpus-choice', key);
+      return null;
+    } catch (error) {
+      return this.storage ? this.storage.failed('The story text', error) : storageFailure('The story text', error);
+    }
+  }
+
+  // A restarted worker has no text: it gets the one in use again.
+  async resend() {
+    if (this.state.status === 'ready') await this.client.request(Msg.SET_CORPUS, { text: this.text, source: this.state.key });
   }
 }

@@ -1,19 +1,24 @@
 // The lab page: loads the wasm module in the worker, shows which build runs (threaded when the page is
 // cross-origin isolated), and shows one course section at a time (#A … #D), mounting its experiment
 // views the first time it is opened so a visit to A never pays for D. The banner also holds the live-view
-// cadence and "copy link" (every setting and input of the page is in its URL).
+// cadence and "copy link" (every setting and input of the page is in its URL). Lines under it say how much
+// is saved (storage-status.js) and when a crashed worker was restarted (runs back to their last save).
 import { LabClient } from './client.js';
 import { Msg } from './protocol.js';
 import { Corpus } from './corpus.js';
 import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
+import { StorageStatus } from './storage-status.js';
 import { button, card, el, field, showError } from './ui.js';
 
 const client = new LabClient();
 const models = new Models();
-const ctx = { client, models, live: new LiveViews(models), corpus: new Corpus(client), module: null };
+const storage = new StorageStatus();
+const ctx = { client, models, live: new LiveViews(models), storage, corpus: new Corpus(client, storage), module: null };
 const banner = document.getElementById('module-status');
+banner.after(storage.node);
+storage.start();
 const mounted = new Set();
 
 function describeModule(info) {
@@ -70,6 +75,24 @@ async function start() {
 }
 
 const ready = start();
+
+// A new worker knows nothing: the module is loaded again, the story text given again, then each panel
+// brings back its last saved run.
+async function restarted(reason) {
+  document.getElementById('worker-restart')?.remove();
+  const notice = el('div', { id: 'worker-restart', class: 'notice error', role: 'alert' },
+    `The lab's worker ${reason} and was restarted: the runs go back to their last save.`);
+  storage.node.after(notice);
+  try {
+    await start();
+    await ctx.corpus.resend();
+    ctx.models.workerRestarted();
+  } catch (error) {
+    notice.textContent = `The lab's worker ${reason} and could not be started again (${error.message}): reload the page.`;
+  }
+}
+
+client.addEventListener('restart', (event) => restarted(event.detail.reason));
 
 function mountSection(section, node) {
   if (mounted.has(section.id)) return;

@@ -15,6 +15,11 @@ export class Models extends EventTarget {
     this.dispatchEvent(new CustomEvent('change', { detail: { slot, info: this.map.get(slot) } }));
   }
 
+  // The worker was replaced: its slots are empty until each panel restores its saved run ('worker-restart').
+  workerRestarted() {
+    this.dispatchEvent(new Event('worker-restart'));
+  }
+
   // Calls `listener(info)` whenever the model in `slot` is ready to look at (not in the middle of training).
   onReady(slot, listener) {
     this.addEventListener('change', (event) => {

@@ -25,6 +25,7 @@ export const Msg = Object.freeze({
   CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
   CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
+  PING: 'ping',                 // {} -> {}; the page's check that a silent worker is alive
   PROGRESS: 'progress',         // worker -> page only
 });
 

@@ -1,7 +1,8 @@
 // Safetensors bytes in the page (8-byte little-endian header length, a JSON header of {name: {dtype, shape,
 // data_offsets}, __metadata__: {key: string}}, then the data). The worker reads one float32 tensor for
 // course A2, where the page shows rows of a model's token table; the training panel adds its loss history
-// to a downloaded checkpoint's metadata and reads it back. Everything else goes through the wasm module.
+// to a downloaded checkpoint's metadata and reads it back, and refuses to save a run whose numbers are not
+// finite. Everything else goes through the wasm module.
 export const LOSSES_KEY = 'tinyformer.losses';  // JSON array: the loss of every step, in order
 
 function parseHeader(bytes) {
@@ -17,9 +18,30 @@ export function readTensor(bytes, name) {
   const entry = header[name];
   if (!entry) throw new Error(`the checkpoint has no tensor ${name}`);
   if (entry.dtype !== 'F32') throw new Error(`${name} is ${entry.dtype}, not F32`);
+  return { data: values(bytes, dataStart, entry), shape: entry.shape };
+}
+
+// The entry's values, copied (the data of a tensor need not be 4-byte aligned in the file).
+function values(bytes, dataStart, entry) {
   const [begin, end] = entry.data_offsets;
-  const data = new Float32Array(bytes.slice(dataStart + begin, dataStart + end).buffer);
-  return { data, shape: entry.shape };
+  return new Float32Array(bytes.slice(dataStart + begin, dataStart + end).buffer);
+}
+
+// The name of the first float32 tensor that holds a NaN or an infinity, or null when all are finite.
+export function firstNonFinite(bytes) {
+  const { header, dataStart } = parseHeader(bytes);
+  for (const [name, entry] of Object.entries(header)) {
+    if (name === '__metadata__' || entry.dtype !== 'F32') continue;
+    if (!allFinite(values(bytes, dataStart, entry))) return name;
+  }
+  return null;
+}
+
+function allFinite(data) {
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] - data[i] !== 0) return false;  // NaN - NaN and Inf - Inf are NaN
+  }
+  return true;
 }
 
 // The same file with `extra` (string values) added to its metadata; the tensors are untouched (their

@@ -1,6 +1,7 @@
 // What the lab keeps across reloads, in IndexedDB: training runs (checkpoint bytes, loss history and
 // settings, by slot), story corpora (by source) and small settings. IndexedDB rather than localStorage
-// because checkpoints and corpora are megabytes of binary data.
+// because checkpoints and corpora are megabytes of binary data. A failed write (a full quota above all)
+// becomes a message that says what was not kept; the browser is asked to keep the data (persist).
 const DB_NAME = 'tinyformer-lab';
 const STORES = ['runs', 'corpora', 'meta'];
 
@@ -38,4 +39,32 @@ export const store = {
   put: (name, key, value) => transaction(name, 'readwrite', (s) => s.put(value, key)),
   delete: (name, key) => transaction(name, 'readwrite', (s) => s.delete(key)),
   keys: (name) => transaction(name, 'readonly', (s) => s.getAllKeys()),
+  // Forgets every saved run, corpus and setting.
+  clear: () => Promise.all(STORES.map((name) => transaction(name, 'readwrite', (s) => s.clear()))),
 };
+
+export const isQuotaError = (error) => Boolean(error) && (error.name === 'QuotaExceededError' || /quota/i.test(error.message || ''));
+
+// What to tell the reader when saving `what` failed: the work in memory is never lost by it.
+export function storageFailure(what, error) {
+  const why = isQuotaError(error)
+    ? "the browser's storage for this page is full"
+    : `the browser's storage refused it (${error && error.message ? error.message : error})`;
+  return `${what} was not saved: ${why}. Nothing in memory is lost: it stays until this tab closes. ` +
+    'Download what you want to keep, or forget saved runs and corpus to make room.';
+}
+
+// How much this page keeps and may keep, and whether the browser promised not to evict it.
+export async function storageEstimate() {
+  const s = navigator.storage;
+  if (!s || !s.estimate) return null;
+  const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([s.estimate(), s.persisted ? s.persisted() : false]);
+  return { usage, quota, persisted };
+}
+
+// Asks the browser to keep saved runs under storage pressure (it may say no: then they can be evicted).
+export async function askPersistence() {
+  const s = navigator.storage;
+  if (!s || !s.persist) return false;
+  return (await s.persisted()) || s.persist().catch(() => false);
+}

@@ -1,11 +1,12 @@
 // One training run on the page: its settings (kept in the URL), start / pause / resume / stop, live step,
 // loss, tokens/s, GFLOP/s and threads, a progress bar, the loss curve on a shared LossChart, automatic
-// checkpoints in IndexedDB (restored on reload: the run resumes where it was), download / upload of
-// .safetensors checkpoints with their loss history (one trained by the CLI on a GPU is used at once: its
+// checkpoints in IndexedDB (restored on reload or after a worker restart: the run resumes where it was;
+// a run with non-finite numbers is never saved, and the last good one is offered instead), download / upload
+// of .safetensors checkpoints with their loss history (one trained by the CLI on a GPU is used at once: its
 // settings show in the fields; before any story text is chosen it loads as weights only, its vocabulary
 // being in the file) and the loss log as JSON Lines with the CLI's --log fields. The worker does the work.
 import { Msg } from './protocol.js';
-import { LOSSES_KEY, lossHistory, withMetadata } from './safetensors.js';
+import { LOSSES_KEY, firstNonFinite, lossHistory, withMetadata } from './safetensors.js';
 import { store } from './store.js';
 import { readSetting, writeSetting } from './url-state.js';
 import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
@@ -41,7 +42,27 @@ export class TrainingPanel {
     this.losses = [];
     this.log = new Map();  // step -> {lr, tokens_per_s} of the chunk it was in (steps trained in this tab)
     this.lastSave = 0;
+    this.savedStep = null;  // the step of the run as last saved, null when nothing of it is saved
+    this.poison = null;     // {step, why} once the run in memory diverged: it is then never saved
     this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
+    ctx.models.addEventListener('worker-restart', () => this.afterRestart());
+    if (ctx.storage) ctx.storage.addEventListener('forget', () => this.markSaved(null));
+    window.addEventListener('beforeunload', (event) => {
+      if (!this.unsaved()) return;
+      event.preventDefault();
+      event.returnValue = 'This tab has training that is not saved.';  // browsers without preventDefault here
+    });
+  }
+
+  // Training happened since the last save (a closing tab would lose it).
+  unsaved() {
+    return this.state === 'training' || (this.stepsDone > 0 && this.stepsDone !== this.savedStep && this.state !== 'empty');
+  }
+
+  markSaved(step) {
+    this.savedStep = step;
+    if (step === null) delete this.node.dataset.saved;
+    else this.node.dataset.saved = String(step);
   }
 
   // Builds the controls from the course defaults, then restores a saved run if there is one.
@@ -142,6 +163,7 @@ export class TrainingPanel {
       [`loss (last ${this.o.chart.window})`, fmt(avg, 4)], ['tokens/s', fmt(p.tokensPerSecond, 3)],
       ['GFLOP/s', fmt(p.gflopsPerSecond, 3)], ['threads', p.threads ?? this.ctx.module?.threads ?? '–'],
     ];
+    if (p.skippedSteps !== undefined) items.push(['skipped steps', String(p.skippedSteps)]);
     this.stats.replaceChildren(...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
     this.node.dataset.loss = avg === null ? '' : String(avg);
     this.node.dataset.step = String(this.stepsDone ?? 0);
@@ -165,6 +187,7 @@ export class TrainingPanel {
       if (this.o.needsCorpus) await this.ctx.corpus.ready();
       let info = await this.ctx.client.request(Msg.CREATE_RUN, { slot: this.o.slot, config });
       if (this.o.afterCreate) info = await this.o.afterCreate(info);
+      this.clearPoison();
       this.clearLosses();
       this.stepsDone = 0;
       this.status.textContent = `New run: ${info.parameters.toLocaleString('en')} parameters.`;
@@ -182,17 +205,19 @@ export class TrainingPanel {
   async train() {
     this.setState('training');
     this.started = performance.now();
+    const restarts = this.ctx.client.restarts;
     try {
       const result = await this.ctx.client.request(Msg.TRAIN, { slot: this.o.slot, until: this.targetSteps() },
         { onProgress: (p) => this.onProgress(p) });
       this.stepsDone = result.step ?? this.stepsDone;
       this.setState(result.state === 'finished' ? 'done' : result.state);
     } catch (error) {
+      if (/not finite|diverged/i.test(error.message)) this.poison = { step: this.stepsDone, why: error.message };
       this.setState('paused');
       throw error;
     } finally {
       this.showStats(this.lastProgress || {});
-      await this.store();
+      if (this.ctx.client.restarts === restarts) await this.store();
     }
   }
 
@@ -223,22 +248,84 @@ export class TrainingPanel {
     await this.guard(() => this.ctx.client.request(Msg.STOP, { slot: this.o.slot }));
   }
 
-  // Saves the run (checkpoint bytes and loss history) so a reload resumes it.
+  // Saves the run (checkpoint bytes and loss history) so a reload resumes it; never one whose numbers are
+  // not finite (that is reported with a way back to the last good save). A failed save (a full quota) is
+  // said in the panel and the storage line; the run in memory goes on.
   async store() {
     this.lastSave = performance.now();
     await this.guard(async () => {
+      if (this.poison) {
+        await this.diverged();
+        return;
+      }
       const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
-      await store.put('runs', this.o.slot, {
-        bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),
-      });
-      this.node.dataset.saved = String(step);
+      const tensor = firstNonFinite(bytes);
+      if (tensor) {
+        this.poison = { step, why: `${tensor} holds NaN or infinity` };
+        await this.diverged();
+        return;
+      }
+      try {
+        await store.put('runs', this.o.slot, {
+          bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),
+        });
+      } catch (error) {
+        this.showNotSaved(this.ctx.storage ? this.ctx.storage.failed(`${this.o.name} at step ${step}`, error)
+          : `${this.o.name} at step ${step} was not saved: ${error.message}`);
+        return;
+      }
+      this.markSaved(step);
+      this.node.querySelector('.not-saved')?.remove();
+      if (this.ctx.storage) this.ctx.storage.saved();
     });
   }
 
+  showNotSaved(message) {
+    this.node.querySelector('.not-saved')?.remove();
+    this.node.append(el('p', { class: 'notice error not-saved', role: 'alert' }, message));
+  }
+
+  // The run holds NaN or infinity: it is not saved; the last good save (if any) is one click away.
+  async diverged() {
+    const { step, why } = this.poison;
+    const saved = await store.get('runs', this.o.slot).catch(() => null);
+    this.node.dataset.diverged = String(step);
+    const back = saved ? button(`Go back to the last good checkpoint (step ${saved.step})`, () => this.goBack()) : '';
+    this.showNotSaved(`The run diverged at step ${step} (${why}), so it was not saved. ` +
+      (saved ? 'Go back to the last good checkpoint, or start a new run with a smaller learning rate.'
+        : 'Start a new run with a smaller learning rate.'));
+    this.node.querySelector('.not-saved').append(' ', back);
+  }
+
+  async goBack() {
+    await this.restore();
+  }
+
+  // A new run, a restored one or an uploaded one starts clean.
+  clearPoison() {
+    this.poison = null;
+    this.node.querySelector('.not-saved')?.remove();
+    delete this.node.dataset.diverged;
+  }
+
+  // A restarted worker holds no run: the last save comes back (or the panel says the run was lost).
+  async afterRestart() {
+    const message = this.status.textContent;
+    if ((await this.restore()) === false && this.state !== 'empty') {
+      this.stepsDone = undefined;
+      this.setState('empty');
+      this.showStats({});
+      this.status.textContent = `${message} Nothing of this run was saved yet: start it again.`;
+    }
+  }
+
+  // Loads the saved run into the worker; false when there is none.
   async restore() {
-    const saved = await store.get('runs', this.o.slot);
-    if (!saved) return;
-    await this.guard(async () => {
+    const saved = await store.get('runs', this.o.slot).catch(() => null);
+    if (!saved) return false;
+    const note = this.status.classList.contains('error') ? `${this.status.textContent} ` : '';
+    return this.guard(async () => {
+      this.clearPoison();
       if (this.o.needsCorpus) {
         this.status.textContent = `A saved run (step ${saved.step}) waits for the story text…`;
         await this.ctx.corpus.ready();
@@ -247,9 +334,11 @@ export class TrainingPanel {
       this.clearLosses(saved.losses);
       this.stepsDone = info.stepsDone ?? saved.step;
       const state = !info.isRun ? 'loaded' : saved.state === 'stopped' ? 'stopped' : this.stepsDone >= this.targetSteps() ? 'done' : 'paused';
-      this.status.textContent = `Restored the run saved at step ${this.stepsDone}.`;
+      this.status.textContent = `${note}Restored the run saved at step ${this.stepsDone}.`;
+      this.markSaved(saved.step);
       this.setState(state, info);
       this.showStats({});
+      return true;
     });
   }
 
@@ -284,6 +373,7 @@ export class TrainingPanel {
       // Story runs train on the chosen text; before there is one the file still loads, as weights only.
       const weightsOnly = Boolean(this.o.needsCorpus && this.ctx.corpus.state.status !== 'ready');
       const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes, weightsOnly });
+      this.clearPoison();
       this.clearLosses(lossHistory(info.metadata) ?? []);  // the loss curve the file carries, if any
       this.showSettings(info);
       this.stepsDone = loaded.stepsDone ?? info.step;

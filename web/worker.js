@@ -189,6 +189,7 @@ const handlers = {
   },
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
+  [Msg.PING]: () => ({}),
 };
 
 self.onmessage = async (event) => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 
 import { Msg, MODEL_METHODS, reply, failure, transferables } from '../../web/protocol.js';
-import { readTensor } from '../../web/safetensors.js';
+import { firstNonFinite, readTensor } from '../../web/safetensors.js';
 
 test('a reply carries a result and a failure carries only the error message', () => {
   assert.deepEqual(reply(Msg.TRAIN, 7, { step: 3 }), { type: 'train', id: 7, ok: true, result: { step: 3 } });
@@ -52,6 +52,13 @@ test('the safetensors reader finds a tensor by name, with its shape', () => {
   assert.deepEqual(Array.from(t.data), [1, 2, 3, 4, 5, 6]);
   assert.throws(() => readTensor(bytes, 'missing'), /no tensor missing/);
   assert.throws(() => readTensor(new Uint8Array(16), 'a'), /not a safetensors file/);
+});
+
+test('a checkpoint with a NaN or an infinity anywhere names its first such tensor', () => {
+  assert.equal(firstNonFinite(safetensors([['a', [1, -2], [2]], ['b', [3.4e38, 0], [2]]])), null);
+  assert.equal(firstNonFinite(safetensors([['a', [1, 2], [2]], ['b', [0, NaN, 1], [3]]])), 'b');
+  assert.equal(firstNonFinite(safetensors([['a', [Infinity], [1]], ['b', [NaN], [1]]])), 'a');
+  assert.equal(firstNonFinite(safetensors([['a', [1, 2, 3], [3]], ['w', [4, -Infinity], [2]]])), 'w');
 });
 
 const WRAPPER = new URL('../../web/wasm/tinyformer.js', import.meta.url);

@@ -42,6 +42,7 @@ export default {
           el('span', { class: 'story-meta' }, ` ${MB(s.received)} of ${MB(s.expected)}`));
       } else if (s.status === 'ready') {
         card.output.replaceChildren(el('p', { class: 'ok' }, `Using ${s.label}: ${MB(s.bytes)}${s.fromCache ? ' (kept from an earlier visit, not downloaded again)' : ''}.`),
+          s.notSaved ? el('p', { class: 'notice error' }, s.notSaved) : '',
           el('div', { class: 'buttons' }, button('Download TinyStories again', () => corpus.fetch()),
             button('Use the built-in stories', builtin)), dropZone(fromFile));
       } else if (s.status === 'failed') {
