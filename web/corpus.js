@@ -3,7 +3,7 @@
 // reload never fetches again. When the fetch fails the page says why and offers the module's built-in
 // stories or a local file. `?corpus=URL` replaces the address (tests point it at a local server).
 import { Msg } from './protocol.js';
-import { store, storageFailure } from './store.js';
+import { store } from './store.js';
 
 export const DEFAULT_CORPUS_URL =
   'https://huggingface.co/datasets/roneneldan/TinyStories/resolve/main/TinyStoriesV2-GPT4-valid.txt';
@@ -66,10 +66,10 @@ export async function fetchCorpus(url, onProgress = () => {}) {
 
 // The corpus the worker trains on, and where it came from. Events: 'change' (state changed).
 export class Corpus extends EventTarget {
-  constructor(client, storage = null) {
+  constructor(client, storage) {
     super();
     this.client = client;
-    this.storage = storage;  // a StorageStatus that shows failed saves, when the page has one
+    this.storage = storage;  // the StorageStatus that shows failed saves
     this.url = corpusUrl();
     this.state = { status: 'none' };  // none | fetching | ready | failed
     this.ticket = 0;
@@ -145,7 +145,7 @@ export class Corpus extends EventTarget {
       await store.put('meta', 'corpus-choice', key);
       return null;
     } catch (error) {
-      return this.storage ? this.storage.failed('The story text', error) : storageFailure('The story text', error);
+      return this.storage.failed('The story text', error);
     }
   }
 

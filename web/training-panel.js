@@ -46,7 +46,7 @@ export class TrainingPanel {
     this.poison = null;     // {step, why} once the run in memory diverged: it is then never saved
     this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
     ctx.models.addEventListener('worker-restart', () => this.afterRestart());
-    if (ctx.storage) ctx.storage.addEventListener('forget', () => this.markSaved(null));
+    ctx.storage.addEventListener('forget', () => this.markSaved(null));
     window.addEventListener('beforeunload', (event) => {
       if (!this.unsaved()) return;
       event.preventDefault();
@@ -56,6 +56,7 @@ export class TrainingPanel {
 
   // Training happened since the last save (a closing tab would lose it).
   unsaved() {
+    if (this.poison) return false;  // nothing of a diverged run is worth keeping
     return this.state === 'training' || (this.stepsDone > 0 && this.stepsDone !== this.savedStep && this.state !== 'empty');
   }
 
@@ -270,13 +271,12 @@ export class TrainingPanel {
           bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),
         });
       } catch (error) {
-        this.showNotSaved(this.ctx.storage ? this.ctx.storage.failed(`${this.o.name} at step ${step}`, error)
-          : `${this.o.name} at step ${step} was not saved: ${error.message}`);
+        this.showNotSaved(this.ctx.storage.failed(`${this.o.name} at step ${step}`, error));
         return;
       }
       this.markSaved(step);
       this.node.querySelector('.not-saved')?.remove();
-      if (this.ctx.storage) this.ctx.storage.saved();
+      this.ctx.storage.saved();
     });
   }
 
@@ -285,20 +285,17 @@ export class TrainingPanel {
     this.node.append(el('p', { class: 'notice error not-saved', role: 'alert' }, message));
   }
 
-  // The run holds NaN or infinity: it is not saved; the last good save (if any) is one click away.
+  // The run holds NaN or infinity, or its loss became so: it is not saved; the last good save (if any) is
+  // one click away.
   async diverged() {
     const { step, why } = this.poison;
     const saved = await store.get('runs', this.o.slot).catch(() => null);
     this.node.dataset.diverged = String(step);
-    const back = saved ? button(`Go back to the last good checkpoint (step ${saved.step})`, () => this.goBack()) : '';
+    const back = saved ? button(`Go back to the last good checkpoint (step ${saved.step})`, () => this.restore()) : '';
     this.showNotSaved(`The run diverged at step ${step} (${why}), so it was not saved. ` +
       (saved ? 'Go back to the last good checkpoint, or start a new run with a smaller learning rate.'
         : 'Start a new run with a smaller learning rate.'));
     this.node.querySelector('.not-saved').append(' ', back);
-  }
-
-  async goBack() {
-    await this.restore();
   }
 
   // A new run, a restored one or an uploaded one starts clean.
