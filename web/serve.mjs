@@ -68,7 +68,7 @@ function sendError(res, status, isolation, extra = {}) {
 }
 
 // The decoded path of a request target, or null when it is malformed (not a path, a bad %-escape, a NUL).
-export function requestPath(target) {
+function requestPath(target) {
   if (typeof target !== 'string' || !target.startsWith('/')) return null;
   let rel;
   try {
