@@ -143,6 +143,7 @@ export class Corpus extends EventTarget {
     try {
       if (entry) await store.put('corpora', key, entry);
       await store.put('meta', 'corpus-choice', key);
+      this.storage.saved();
       return null;
     } catch (error) {
       return this.storage.failed('The story text', error);

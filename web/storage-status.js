@@ -1,5 +1,6 @@
 // The header's storage line: how much the saved runs and corpora take of what the browser allows
-// (navigator.storage.estimate), whether the browser promised to keep them (persist), a button that forgets
+// (navigator.storage.estimate), whether the browser promised to keep them (persist, asked at the first save,
+// when there is something worth keeping: some browsers ask the reader), a button that forgets
 // them all, and the last failed save (a full quota) said plainly in an alert while the run goes on in
 // memory. Events: 'forget' after the saved data was cleared (panels then know nothing is saved).
 import { askPersistence, store, storageEstimate, storageFailure } from './store.js';
@@ -16,9 +17,8 @@ export class StorageStatus extends EventTarget {
     this.node = el('div', { id: 'storage-status', class: 'module-status' }, this.text, this.forgetButton, this.alert);
   }
 
-  async start() {
-    await askPersistence().catch(() => false);
-    await this.refresh();
+  start() {
+    return this.refresh();
   }
 
   async refresh() {
@@ -40,9 +40,13 @@ export class StorageStatus extends EventTarget {
     return message;
   }
 
-  saved() {
+  async saved() {
     this.alert.hidden = true;
-    this.refresh();
+    if (!this.askedToPersist) {
+      this.askedToPersist = true;
+      await askPersistence().catch(() => false);
+    }
+    await this.refresh();
   }
 
   async forget() {

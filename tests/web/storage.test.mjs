@@ -1,7 +1,8 @@
 // Storage in the browser: with a small IndexedDB quota (an init script makes writes past 64 KB abort with
 // QuotaExceededError, as a full disk does) the downloaded corpus is still used, a story run still trains
 // and says plainly that it was not saved, and its checkpoint can still be downloaded; the storage line
-// shows what is used, forgets saved runs and corpus, and a tab with unsaved training asks before closing.
+// shows what is used, asks for persistent storage, forgets saved runs and corpus, and a tab with unsaved
+// training asks before closing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -81,6 +82,15 @@ test('with the storage quota full the corpus is used, the run trains and says it
   }
 });
 
+// Counts the page's requests for persistent storage (the browser's own answer is kept).
+function countPersistRequests() {
+  const persist = navigator.storage.persist.bind(navigator.storage);
+  navigator.storage.persist = () => {
+    window.persistRequests = (window.persistRequests || 0) + 1;
+    return persist();
+  };
+}
+
 const savedRuns = (page) => page.evaluate(() => new Promise((resolve, reject) => {
   const open = indexedDB.open('tinyformer-lab');
   open.onsuccess = () => {
@@ -95,6 +105,7 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
   const browser = await launch();
   try {
     const { page, errors } = await openPage(browser.context);
+    await page.addInitScript(countPersistRequests);
     await page.goto(`${lab.url}?b1.steps=100000#B`);
     await waitForModule(page);
     await waitForViews(page, 'B');
@@ -108,6 +119,7 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
       return p.dataset.saved === p.dataset.step;
     });
     assert.deepEqual(await savedRuns(page), ['toy-notalking']);
+    assert.equal(await page.evaluate(() => window.persistRequests), 1, 'persistent storage asked for once, at the first save');
     await page.waitForFunction(() => Number(document.getElementById('storage-status').dataset.usage) > 0);
     assert.match(await page.locator('#storage-status .storage-text').textContent(),
       /^Saved runs and corpus: \d+(\.\d)? MB of \d+(\.\d)? MB \((kept by the browser|the browser may clear them when space is short)\)\.$/);
