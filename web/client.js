@@ -9,7 +9,7 @@ const PING_MS = 2_000;
 const MAX_RESTARTS = 5;
 
 export class LabClient extends EventTarget {
-  constructor(workerUrl = new URL('./worker.js', import.meta.url), { unresponsiveMs = 45_000 } = {}) {
+  constructor(workerUrl = new URL('./worker.js', import.meta.url), { unresponsiveMs = 90_000 } = {}) {
     super();
     this.workerUrl = workerUrl;
     this.unresponsiveMs = unresponsiveMs;
