@@ -20,15 +20,16 @@ try {
   await waitForPanel(page, 'stories-diffusion', { state: 'training', minStep: 1 }, 300_000);
   const samples = [];
   const started = performance.now();
+  const MB = (b) => (b / 2 ** 20).toFixed(1);
   for (;;) {
     const s = await panelState(page, 'stories-diffusion');
     const m = await page.evaluate(() => window.lab.client.request('init'));
-    samples.push({ seconds: (performance.now() - started) / 1000, step: s.step, heap: m.memoryBytes, handles: m.liveHandles });
+    const x = { seconds: (performance.now() - started) / 1000, step: s.step, heap: m.memoryBytes, handles: m.liveHandles };
+    samples.push(x);
+    console.log(`${x.seconds.toFixed(0)} s  step ${x.step}  heap ${MB(x.heap)} MiB  handles ${x.handles}`);
     if (s.state !== 'training' && s.state !== 'starting') break;
     await new Promise((r) => setTimeout(r, 5000));
   }
-  const MB = (b) => (b / 2 ** 20).toFixed(1);
-  for (const x of samples) console.log(`${x.seconds.toFixed(0)} s  step ${x.step}  heap ${MB(x.heap)} MiB  handles ${x.handles}`);
   const warm = samples.find((x) => x.step >= steps / 10) || samples[0];
   const last = samples.at(-1);
   console.log(`build: ${info.build}; steps ${warm.step}..${last.step}: heap ${MB(warm.heap)} -> ${MB(last.heap)} MiB ` +
