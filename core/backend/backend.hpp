@@ -1,158 +1,35 @@
-// The backend interface: every kernel the ops need, as raw-pointer forward/backward pairs, plus memory.
-// A kernel knows nothing of Tensor, autograd or allocation. The CPU backend (xsimd, threaded), the scalar
-// reference backend (test oracle) and the CUDA backend implement this same interface with the same
-// kernel stems (backend/cpu/<stem>.hpp, backend/reference/<stem>.cpp, backend/cuda/<stem>.cu).
-// All pointers are device pointers of the backend's device; all matrices are row-major.
+// A backend is a table: its device, its name, and one function pointer per memory entry and kernel of
+// kernels.hpp, all generated from that list. Ops call `backend_for(device).softmax_forward(...)`; each
+// backend fills its table from its own stem files (backend/<name>/<stem>) in one place, so there is no
+// class whose methods only forward. registry.cpp says which backend serves which device.
 #pragma once
-#include <array>
-#include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/device.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf {
 
-// A 4-D index space and per-operand element strides; missing leading dims have size 1, a broadcast dim has
-// stride 0. Shape-agnostic kernels (copy, broadcast arithmetic, masks) take these.
-struct Dims4 {
-  std::array<int64_t, 4> size{1, 1, 1, 1};
-  int64_t numel() const { return size[0] * size[1] * size[2] * size[3]; }
-};
-using Strides4 = std::array<int64_t, 4>;
-
-// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] for b < batch; op(X) = X or its transpose.
-// op(A) is M x K, op(B) is K x N, C is M x N. ld* are row strides; stride_* are batch strides (0 = shared).
-struct GemmArgs {
-  int batch = 1, M = 0, N = 0, K = 0;
-  bool trans_a = false, trans_b = false;
-  int64_t lda = 0, ldb = 0, ldc = 0;
-  int64_t stride_a = 0, stride_b = 0, stride_c = 0;
-  float alpha = 1.f, beta = 0.f;
-};
-
-enum class BinaryOp { Add, Sub, Mul };
-enum class GeluMode { Erf, Tanh };  // Erf = nn.GELU(); Tanh = nn.GELU(approximate="tanh") / GPT-2
-
-// Fused multi-head scaled-dot-product attention over rows of width heads*D.
-// q: [B, Tq, ...] with row stride q_row (head h occupies columns h*D .. h*D+D-1 of a row), k and v likewise
-// with Tk rows. out: [B, Tq, heads*D] rows of stride out_row. weights: [B, heads, Tq, Tk] contiguous, always
-// written (the backward pass and the attention views read them).
-// Masks: causal lets query i see keys j <= i + q_offset; key_keep [B, Tk] (1 keep, 0 drop) drops padding
-// columns. A row with no visible key gets zero weights and a zero output.
-struct AttentionArgs {
-  int B = 0, heads = 0, Tq = 0, Tk = 0, D = 0;
-  int64_t q_row = 0, k_row = 0, v_row = 0, out_row = 0;
-  bool causal = false;
-  int q_offset = 0;
-  float scale = 0.f;                // multiplies q.k; callers pass 1/sqrt(D) for the usual attention
-  const float* key_keep = nullptr;  // optional [B, Tk]
-};
-
-// One optimizer step over a flat parameter buffer (PyTorch's formulas; see optim/).
-struct AdamArgs {
-  float lr = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weight_decay = 0.f;
-  bool decoupled = false;        // AdamW: p -= lr * wd * p before the Adam update
-  float bias_correction1 = 1.f;  // 1 - beta1^t
-  float bias_correction2 = 1.f;  // 1 - beta2^t
-};
-struct SgdArgs {
-  float lr = 1e-2f, momentum = 0.f, weight_decay = 0.f;
-  bool first_step = true;  // PyTorch initialises the momentum buffer with the first gradient
-};
-
 class Backend {
  public:
-  virtual ~Backend() = default;
-  virtual Device device() const = 0;
-  virtual const char* name() const = 0;  // e.g. "cpu-avx512", "reference", "cuda"
+  Backend(Device device, std::string name) : device_(device), name_(std::move(name)) {}
+  Device device() const { return device_; }
+  const char* name() const { return name_.c_str(); }  // e.g. "cpu-avx512", "reference", "cuda"
 
-  // ---- memory (memory.cpp) ----
-  virtual void* allocate(size_t bytes) = 0;
-  virtual void deallocate(void* p, size_t bytes) = 0;
-  virtual void copy_from_host(void* dst, const void* src, size_t bytes) = 0;
-  virtual void copy_to_host(void* dst, const void* src, size_t bytes) = 0;
-  virtual void copy(void* dst, const void* src, size_t bytes) = 0;  // device to device
-  virtual void fill(float* dst, float value, size_t n) = 0;
-  virtual void synchronize() {}
+#define TF_KERNEL_POINTER(stem, ret, name, params) ret(*name) params = nullptr;
+  TF_BACKEND_MEMORY(TF_KERNEL_POINTER)
+  TF_BACKEND_KERNELS(TF_KERNEL_POINTER)
+#undef TF_KERNEL_POINTER
 
-  // ---- gemm (gemm.cpp) ----
-  virtual void gemm(const GemmArgs& args, const float* A, const float* B, float* C) = 0;
+  // Whether every entry of the table is filled (tests check each backend with it).
+  bool complete() const;
 
-  // ---- elementwise (elementwise.cpp) ----
-  // out = a (op) b with broadcasting given by strides over the index space dims.
-  virtual void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b,
-                              const Strides4& sb, float* out, const Dims4& dims) = 0;
-  virtual void scale(const float* x, float alpha, float* y, size_t n) = 0;              // y = alpha * x
-  virtual void axpy(float alpha, const float* x, float* y, size_t n) = 0;               // y += alpha * x
-  virtual void mul_accumulate(const float* a, const float* b, float* y, size_t n) = 0;  // y += a * b
-
-  // ---- reductions (reduce.cpp) ----
-  virtual void sum(const float* x, size_t n, float* out) = 0;          // out[0] = sum x
-  virtual void sum_squares(const float* x, size_t n, float* out) = 0;  // out[0] = sum x^2
-  // out[c] (+)= sum over r of x[r * cols + c]: the gradient of a broadcast bias.
-  virtual void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate) = 0;
-  virtual bool all_finite(const float* x, size_t n) = 0;
-
-  // ---- strided copy (copy_strided.cpp): permutes, narrows, concatenations ----
-  virtual void copy_strided(const float* src, const Strides4& src_strides, float* dst,
-                            const Strides4& dst_strides, const Dims4& dims, bool accumulate) = 0;
-
-  // ---- layer norm (layer_norm.cpp): y = (x - mean) * rstd * gamma + beta over the last dim C ----
-  virtual void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y,
-                                  float* mean, float* rstd, int64_t rows, int64_t C, float eps) = 0;
-  // dx is written; dgamma and dbeta are accumulated into.
-  virtual void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
-                                   const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows,
-                                   int64_t C) = 0;
-
-  // ---- GELU (gelu.cpp) ----
-  virtual void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) = 0;
-  virtual void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMode mode) = 0;
-
-  // ---- softmax over the last dim (softmax.cpp) ----
-  virtual void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) = 0;
-  virtual void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) = 0;
-  virtual void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) = 0;
-  virtual void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows,
-                                    int64_t cols) = 0;
-
-  // ---- masked fill (masked_fill.cpp): y = mask != 0 ? value : x, mask broadcast by strides ----
-  virtual void masked_fill(const float* x, const float* mask, const Strides4& mask_strides, float value,
-                           float* y, const Dims4& dims) = 0;
-
-  // ---- embedding (embedding.cpp): out[i] = table[ids[i]]; backward scatter-adds into dtable ----
-  virtual void embedding_forward(const float* table, const int32_t* ids, float* out, int64_t n,
-                                 int64_t C) = 0;
-  virtual void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n,
-                                  int64_t C) = 0;
-
-  // ---- attention (attention.cpp); see AttentionArgs. Backward writes dq, dk, dv (same layouts as q, k, v;
-  // they may be column ranges of one buffer, so each writes only its own columns). ----
-  virtual void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                                 float* out, float* weights) = 0;
-  virtual void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                                  const float* weights, const float* dout, float* dq, float* dk,
-                                  float* dv) = 0;
-
-  // ---- cross entropy (cross_entropy.cpp): loss_rows[i] = -log softmax(logits[i])[target[i]];
-  // lse[i] = logsumexp(logits[i]) is kept for the backward pass. ----
-  virtual void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows,
-                                     float* lse, int64_t N, int64_t V) = 0;
-  // dlogits[i] = row_scale[i] * (softmax(logits[i]) - onehot(target[i])).
-  virtual void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
-                                      const float* row_scale, float* dlogits, int64_t N, int64_t V) = 0;
-
-  // ---- rotary position embedding (rotary.cpp): rotates consecutive pairs (2i, 2i+1) of each head_dim-wide
-  // group among the first rotate_cols columns of x [B, T, cols] by angle (pos_offset + t) *
-  // 10000^(-2i/head_dim); the other columns are copied. inverse rotates by the negative angle (the backward
-  // pass). ----
-  virtual void rotary_forward(const float* x, float* y, int64_t B, int64_t T, int64_t cols, int64_t head_dim,
-                              int64_t rotate_cols, int64_t pos_offset, bool inverse) = 0;
-
-  // ---- optimizers (optimizer.cpp) ----
-  virtual void adam_step(float* param, const float* grad, float* m, float* v, size_t n,
-                         const AdamArgs& a) = 0;
-  virtual void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) = 0;
+ private:
+  Device device_;
+  std::string name_;
 };
 
 // The backend that ops use for tensors on a device. Tests may swap the CPU one for the reference backend.
@@ -161,6 +38,8 @@ Backend* set_backend(Device d, Backend* b);  // returns the previous one; nullpt
 Backend& cpu_backend();
 Backend& reference_backend();
 bool cuda_available();  // compiled with CUDA and a device is present
+// Every registered backend whose device this machine has, one per device (the CPU's is cpu_backend()).
+std::vector<Backend*> available_backends();
 
 // Counts floating-point operations of the matrix products and attention, for the GFLOP/s readouts.
 uint64_t flop_count();

@@ -4,7 +4,7 @@
 #pragma once
 #include <cmath>
 
-#include "backend/backend.hpp"
+#include "backend/kernels.hpp"
 
 #if defined(__CUDACC__)
 #define TF_HOST_DEVICE __host__ __device__

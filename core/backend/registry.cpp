@@ -1,5 +1,9 @@
-// Which backend serves each device, and the FLOP counter behind the GFLOP/s readouts.
+// The one place backends are registered: a row per backend built into this binary says which device it
+// serves and whether the machine has that device. A new backend adds its row here (and its device to
+// TF_DEVICES in device.hpp). Also the FLOP counter behind the GFLOP/s readouts.
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 
 #include "backend/backend.hpp"
 #include "util/error.hpp"
@@ -12,19 +16,45 @@ bool cuda_device_present();
 #endif
 
 namespace {
-Backend* g_override[2] = {nullptr, nullptr};
+
+struct Registration {
+  Device device;
+  Backend& (*backend)();
+  bool (*present)();  // the machine has the device (a CUDA build runs on machines without a GPU)
+};
+
+bool always_present() { return true; }
+
+const Registration kRegistered[] = {
+    {Device::CPU, &cpu_backend, &always_present},
+#ifdef TF_WITH_CUDA
+    {Device::CUDA, &cuda_backend, &cuda_device_present},
+#endif
+};
+
+const Registration* registration_of(Device d) {
+  for (const Registration& r : kRegistered)
+    if (r.device == d) return &r;
+  return nullptr;
+}
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
+Backend* g_override[kDeviceCount] = {};
 std::atomic<uint64_t> g_flops{0};
+
 }  // namespace
 
 Backend& backend_for(Device d) {
   if (Backend* b = g_override[static_cast<int>(d)]) return *b;
-  if (d == Device::CPU) return cpu_backend();
-#ifdef TF_WITH_CUDA
-  TF_CHECK(cuda_device_present(), "no CUDA device is present");
-  return cuda_backend();
-#else
-  fail("this build has no CUDA backend (configure with -DTF_CUDA=ON)");
-#endif
+  const Registration* r = registration_of(d);
+  std::string id = upper(device_name(d));
+  if (!r) fail("this build has no ", id, " backend (configure with -DTF_", id, "=ON)");
+  TF_CHECK(r->present(), "no ", id, " device is present");
+  return r->backend();
 }
 
 Backend* set_backend(Device d, Backend* b) {
@@ -34,11 +64,15 @@ Backend* set_backend(Device d, Backend* b) {
 }
 
 bool cuda_available() {
-#ifdef TF_WITH_CUDA
-  return cuda_device_present();
-#else
-  return false;
-#endif
+  const Registration* r = registration_of(Device::CUDA);
+  return r && r->present();
+}
+
+std::vector<Backend*> available_backends() {
+  std::vector<Backend*> out;
+  for (const Registration& r : kRegistered)
+    if (r.present()) out.push_back(&r.backend());
+  return out;
 }
 
 uint64_t flop_count() { return g_flops.load(std::memory_order_relaxed); }

@@ -2,27 +2,16 @@
 
 #include <doctest/doctest.h>
 
-#include "backend/cpu/kernel_table.hpp"
-
-namespace tf {
-#ifdef TF_WITH_CUDA
-Backend& cuda_backend();
-#endif
-}  // namespace tf
+#include "backend/cpu/isa.hpp"
 
 namespace tf::test {
 
 std::vector<BackendUnderTest> backends_under_test() {
-  static std::vector<std::unique_ptr<Backend>> owned;
   static std::vector<BackendUnderTest> list = [] {
     std::vector<BackendUnderTest> out;
-    for (const CpuKernels* k : supported_cpu_kernels()) {
-      owned.push_back(make_cpu_backend(*k));
-      out.push_back({std::string("cpu-") + k->isa, owned.back().get()});
-    }
-#ifdef TF_WITH_CUDA
-    if (cuda_available()) out.push_back({"cuda", &cuda_backend()});
-#endif
+    for (Backend* b : supported_cpu_backends()) out.push_back({b->name(), b});
+    for (Backend* b : available_backends())
+      if (b->device() != Device::CPU) out.push_back({b->name(), b});
     return out;
   }();
   return list;

@@ -1,8 +1,7 @@
 // The backends a consistency test holds to the reference kernels: the CPU backend once per instruction set
-// this processor supports, and CUDA when it is built and a GPU is present.
+// this processor supports, and every other registered backend (CUDA) whose device is present.
 #pragma once
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 

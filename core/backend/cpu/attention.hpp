@@ -11,8 +11,9 @@
 #include <limits>
 #include <utility>
 
-#include "backend/backend.hpp"
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/softmax.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
@@ -242,8 +243,8 @@ void raw_scores(const AttentionArgs& a, const HeadRows& r, float* tile) {
 }
 
 template <class A>
-void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v, float* out,
-                       float* weights, int64_t bh0, int64_t bh1) {
+void attention_forward_heads(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                             float* out, float* weights, int64_t bh0, int64_t bh1) {
   float* tile = attention_scratch<A>();
   for (int64_t bh = bh0; bh < bh1; ++bh) {
     HeadRows r = head_rows<A>(a, bh, q, k, v, weights);
@@ -309,9 +310,9 @@ void backward_block(const AttentionArgs& a, const HeadRows& r, const float* gb, 
 }
 
 template <class A>
-void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                        const float* weights, const float* dout, float* dq, float* dk, float* dv, int64_t bh0,
-                        int64_t bh1) {
+void attention_backward_heads(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                              const float* weights, const float* dout, float* dq, float* dk, float* dv,
+                              int64_t bh0, int64_t bh1) {
   float* tile = attention_scratch<A>();
   float* ds = tile + kDimChunk * kKeyTile;
   float* wdw = ds + kQueryTile * kKeyTile;
@@ -337,6 +338,24 @@ void attention_backward(const AttentionArgs& a, const float* q, const float* k, 
         backward_block<A>(a, r, gb, i0, ni, j0, min64<A>(kKeyTile, last - j0), tile, ds, wdw, dqb, dkb, dvb);
     }
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+// One task per batch-head pair at least: pairs are independent.
+template <class A>
+void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v, float* out,
+                       float* weights) {
+  for_ranges(static_cast<int64_t>(a.B) * a.heads, 1,
+             [&](int64_t b0, int64_t b1) { attention_forward_heads<A>(a, q, k, v, out, weights, b0, b1); });
+}
+
+template <class A>
+void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
+                        const float* weights, const float* dout, float* dq, float* dk, float* dv) {
+  for_ranges(static_cast<int64_t>(a.B) * a.heads, 1, [&](int64_t b0, int64_t b1) {
+    attention_backward_heads<A>(a, q, k, v, weights, dout, dq, dk, dv, b0, b1);
+  });
 }
 
 }  // namespace tf::cpu

@@ -1,12 +1,13 @@
-// CPU elementwise kernels: broadcasting arithmetic rows, scale, axpy, multiply-accumulate.
+// CPU elementwise kernels: broadcasting arithmetic rows, fill, scale, axpy, multiply-accumulate.
 // A row whose operands are contiguous or broadcast along it (inner stride 1 or 0) runs in SIMD; any other
 // inner stride runs the scalar loop. Add, sub and mul round the same either way, so the split is invisible.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "backend/backend.hpp"
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
@@ -67,20 +68,20 @@ void binary_rows(BinaryOp op, const float* a, const Strides4& sa, const float* b
 }
 
 template <class A>
-void scale(const float* x, float alpha, float* y, size_t n) {
+void scale_span(const float* x, float alpha, float* y, size_t n) {
   batch<A> s(alpha);
   map_unary<A>(x, y, n, 0.f, [s](const batch<A>& v) { return s * v; });
 }
 
 // y += alpha * x, rounded twice (no FMA) like the reference kernel.
 template <class A>
-void axpy(float alpha, const float* x, float* y, size_t n) {
+void axpy_span(float alpha, const float* x, float* y, size_t n) {
   batch<A> s(alpha);
   update_binary<A>(x, y, n, [s](const batch<A>& xv, const batch<A>& yv) { return yv + s * xv; });
 }
 
 template <class A>
-void mul_accumulate(const float* a, const float* b, float* y, size_t n) {
+void mul_accumulate_span(const float* a, const float* b, float* y, size_t n) {
   constexpr size_t W = batch<A>::size;
   size_t i = 0;
   for (; i + W <= n; i += W) {
@@ -93,6 +94,37 @@ void mul_accumulate(const float* a, const float* b, float* y, size_t n) {
     store_tail<A>(y + i, m,
                   load_tail<A>(y + i, m, 0.f) + load_tail<A>(a + i, m, 0.f) * load_tail<A>(b + i, m, 0.f));
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb,
+                    float* out, const Dims4& dims) {
+  for_rows(rows_of(dims), dims.size[3],
+           [&](int64_t r0, int64_t r1) { binary_rows<A>(op, a, sa, b, sb, out, dims, r0, r1); });
+}
+
+template <class A>
+void fill(float* dst, float value, size_t n) {
+  for_spans(n, [&](size_t o, size_t m) {
+    for (size_t i = o; i < o + m; ++i) dst[i] = value;
+  });
+}
+
+template <class A>
+void scale(const float* x, float alpha, float* y, size_t n) {
+  for_spans(n, [&](size_t o, size_t m) { scale_span<A>(x + o, alpha, y + o, m); });
+}
+
+template <class A>
+void axpy(float alpha, const float* x, float* y, size_t n) {
+  for_spans(n, [&](size_t o, size_t m) { axpy_span<A>(alpha, x + o, y + o, m); });
+}
+
+template <class A>
+void mul_accumulate(const float* a, const float* b, float* y, size_t n) {
+  for_spans(n, [&](size_t o, size_t m) { mul_accumulate_span<A>(a + o, b + o, y + o, m); });
 }
 
 }  // namespace tf::cpu

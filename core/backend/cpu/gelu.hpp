@@ -7,8 +7,9 @@
 #include <cstddef>
 #include <limits>
 
-#include "backend/backend.hpp"
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
@@ -33,7 +34,7 @@ struct GeluConst {
 };
 
 template <class A>
-void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) {
+void gelu_forward_span(const float* x, float* y, size_t n, GeluMode mode) {
   GeluConst<A> k;
   if (mode == GeluMode::Erf) {
     map_unary<A>(x, y, n, 0.f,
@@ -49,7 +50,7 @@ void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) {
 
 // Erf: d/dx = Phi(x) + x phi(x).  Tanh: d/dx = p + 2 x p q du/dx, du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2).
 template <class A>
-void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMode mode) {
+void gelu_backward_span(const float* x, const float* dy, float* dx, size_t n, GeluMode mode) {
   GeluConst<A> k;
   if (mode == GeluMode::Erf) {
     map_binary<A>(x, dy, dx, n, [&k](const batch<A>& v, const batch<A>& g) {
@@ -65,6 +66,18 @@ void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMod
       return (p + k.two * v * p * q * du) * g;
     });
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) {
+  for_spans(n, [&](size_t o, size_t m) { gelu_forward_span<A>(x + o, y + o, m, mode); });
+}
+
+template <class A>
+void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMode mode) {
+  for_spans(n, [&](size_t o, size_t m) { gelu_backward_span<A>(x + o, dy + o, dx + o, m, mode); });
 }
 
 }  // namespace tf::cpu

@@ -8,12 +8,12 @@
 #include <cstring>
 #include <new>
 
-#include "backend/backend.hpp"
 #include "backend/cpu/gemm_micro.hpp"
 #include "backend/cpu/gemm_pack.hpp"
 #include "backend/cpu/gemm_tile.hpp"
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd.hpp"
-#include "backend/cpu/thread_pool.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
@@ -229,12 +229,12 @@ GemmSplit gemm_split(const GemmArgs& g, int threads) {
 }
 
 template <class A>
-void gemm(const GemmArgs& g, const float* Ap, const float* Bp, float* Cp, ThreadPool& pool) {
+void gemm(const GemmArgs& g, const float* Ap, const float* Bp, float* Cp) {
   if (g.batch <= 0 || g.M <= 0 || g.N <= 0) return;
   if (g.K <= 0) return gemm_scale_c<A>(g, Cp);
   if (gemm_small_m<A>(g, Ap, Bp, Cp)) return;
   constexpr int64_t MR = GemmTile<A>::MR, NR = GemmTile<A>::NV * static_cast<int64_t>(batch<A>::size);
-  GemmSplit split = gemm_split<A>(g, pool.threads());
+  GemmSplit split = gemm_split<A>(g, pool_threads());
   int64_t tiles = split.rows ? (g.M + MR - 1) / MR : (g.N + NR - 1) / NR;
   auto job = [&](int64_t j) {
     int64_t b = j / split.parts, part = j % split.parts;
@@ -247,7 +247,7 @@ void gemm(const GemmArgs& g, const float* Ap, const float* Bp, float* Cp, Thread
   };
   int64_t jobs = g.batch * split.parts;
   if (split.threaded)
-    pool.parallel_chunks(jobs, job);
+    for_chunks(jobs, job);
   else
     for (int64_t j = 0; j < jobs; ++j) job(j);
 }

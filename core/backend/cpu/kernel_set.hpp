@@ -1,6 +1,9 @@
-// Assembles the kernel table for one instruction set A from the per-op kernel templates. Included only by
-// the isa_<name>.cpp files, each compiled with that instruction set's flags.
+// Binds every kernel of kernels.hpp for one instruction set A: the table entry NAME gets cpu::NAME<A> from
+// the stem file cpu/<stem>.hpp. Included only by the isa_<name>.cpp files, each compiled with that
+// instruction set's flags; the Backend table itself is built elsewhere (select_isa.cpp), so no code
+// outside the A-templates is compiled with those flags.
 #pragma once
+#include "backend/backend.hpp"
 #include "backend/cpu/attention.hpp"
 #include "backend/cpu/copy_strided.hpp"
 #include "backend/cpu/cross_entropy.hpp"
@@ -8,7 +11,7 @@
 #include "backend/cpu/embedding.hpp"
 #include "backend/cpu/gelu.hpp"
 #include "backend/cpu/gemm.hpp"
-#include "backend/cpu/kernel_table.hpp"
+#include "backend/cpu/isa.hpp"
 #include "backend/cpu/layer_norm.hpp"
 #include "backend/cpu/masked_fill.hpp"
 #include "backend/cpu/optimizer.hpp"
@@ -19,39 +22,10 @@
 namespace tf::cpu {
 
 template <class A>
-CpuKernels make_kernel_set(const char* isa) {
-  CpuKernels k;
-  k.isa = isa;
-  k.simd_width = static_cast<int>(batch<A>::size);
-  k.gemm = &gemm<A>;
-  k.binary_rows = &binary_rows<A>;
-  k.copy_strided_rows = &copy_strided_rows<A>;
-  k.masked_fill_rows = &masked_fill_rows<A>;
-  k.scale = &scale<A>;
-  k.axpy = &axpy<A>;
-  k.mul_accumulate = &mul_accumulate<A>;
-  k.sum = &sum<A>;
-  k.sum_squares = &sum_squares<A>;
-  k.sum_rows = &sum_rows<A>;
-  k.all_finite = &all_finite<A>;
-  k.layer_norm_forward = &layer_norm_forward<A>;
-  k.layer_norm_backward = &layer_norm_backward<A>;
-  k.gelu_forward = &gelu_forward<A>;
-  k.gelu_backward = &gelu_backward<A>;
-  k.softmax_forward = &softmax_forward<A>;
-  k.softmax_backward = &softmax_backward<A>;
-  k.log_softmax_forward = &log_softmax_forward<A>;
-  k.log_softmax_backward = &log_softmax_backward<A>;
-  k.embedding_forward = &embedding_forward<A>;
-  k.embedding_backward = &embedding_backward<A>;
-  k.attention_forward = &attention_forward<A>;
-  k.attention_backward = &attention_backward<A>;
-  k.cross_entropy_forward = &cross_entropy_forward<A>;
-  k.cross_entropy_backward = &cross_entropy_backward<A>;
-  k.rotary_rows = &rotary_rows<A>;
-  k.adam_step = &adam_step<A>;
-  k.sgd_step = &sgd_step<A>;
-  return k;
+void bind_kernels(Backend& table) {
+#define TF_BIND_CPU(stem, ret, name, params) table.name = &cpu::name<A>;
+  TF_BACKEND_KERNELS(TF_BIND_CPU)
+#undef TF_BIND_CPU
 }
 
 }  // namespace tf::cpu

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
 
 namespace tf::cpu {
@@ -35,8 +36,8 @@ void layer_norm_row(const float* x, const float* gamma, const float* beta, float
 }
 
 template <class A>
-void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
-                        float* rstd, int64_t rows, int64_t C, float eps) {
+void layer_norm_forward_rows(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                             float* rstd, int64_t rows, int64_t C, float eps) {
   for (int64_t r = 0; r < rows; ++r)
     layer_norm_row<A>(x + r * C, gamma, beta, y + r * C, mean + r, rstd + r, C, eps);
 }
@@ -85,10 +86,40 @@ void layer_norm_backward_row(const float* dy, const float* x, const float* gamma
 
 // dgamma and dbeta accumulate over the rows, in row order.
 template <class A>
-void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
-                         const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows, int64_t C) {
+void layer_norm_backward_rows(const float* dy, const float* x, const float* gamma, const float* mean,
+                              const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows,
+                              int64_t C) {
   for (int64_t r = 0; r < rows; ++r)
     layer_norm_backward_row<A>(dy + r * C, x + r * C, gamma, mean[r], rstd[r], dx + r * C, dgamma, dbeta, C);
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                        float* rstd, int64_t rows, int64_t C, float eps) {
+  for_rows(rows, C, [&](int64_t r0, int64_t r1) {
+    layer_norm_forward_rows<A>(x + r0 * C, gamma, beta, y + r0 * C, mean + r0, rstd + r0, r1 - r0, C, eps);
+  });
+}
+
+// Each chunk of kNormChunk rows sums its dgamma and dbeta apart; the chunks are then added in order, so the
+// result does not depend on the thread count.
+template <class A>
+void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
+                         const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows, int64_t C) {
+  int64_t chunks = (rows + kNormChunk - 1) / kNormChunk;
+  ZeroedScratch partial(static_cast<size_t>(chunks * 2 * C));
+  for_chunks(chunks, [&](int64_t c) {
+    int64_t r0 = c * kNormChunk, r1 = r0 + kNormChunk < rows ? r0 + kNormChunk : rows;
+    float* pg = partial.get() + c * 2 * C;
+    layer_norm_backward_rows<A>(dy + r0 * C, x + r0 * C, gamma, mean + r0, rstd + r0, dx + r0 * C, pg, pg + C,
+                                r1 - r0, C);
+  });
+  for (int64_t c = 0; c < chunks; ++c) {
+    axpy_span<A>(1.f, partial.get() + c * 2 * C, dgamma, static_cast<size_t>(C));
+    axpy_span<A>(1.f, partial.get() + c * 2 * C + C, dbeta, static_cast<size_t>(C));
+  }
 }
 
 }  // namespace tf::cpu

@@ -3,6 +3,7 @@
 // mask == 0 (xsimd's != is ordered on AVX, so a NaN mask would keep x where the scalar test fills).
 #pragma once
 #include "backend/cpu/elementwise.hpp"
+#include "backend/cpu/parallel.hpp"
 
 namespace tf::cpu {
 
@@ -30,6 +31,16 @@ void masked_fill_rows(const float* x, const float* mask, const Strides4& ms, flo
                       const Dims4& d, int64_t row0, int64_t row1) {
   for_rows4<A>(d, ms, ms, row0, row1, [&](int64_t om, int64_t, int64_t oo) {
     masked_fill_row<A>(x + oo, mask + om, ms[3], value, y + oo, d.size[3]);
+  });
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void masked_fill(const float* x, const float* mask, const Strides4& mask_strides, float value, float* y,
+                 const Dims4& dims) {
+  for_rows(rows_of(dims), dims.size[3], [&](int64_t r0, int64_t r1) {
+    masked_fill_rows<A>(x, mask, mask_strides, value, y, dims, r0, r1);
   });
 }
 

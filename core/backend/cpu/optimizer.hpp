@@ -6,8 +6,9 @@
 #include <cmath>
 #include <cstddef>
 
-#include "backend/backend.hpp"
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
@@ -35,7 +36,7 @@ struct AdamLanes {
 };
 
 template <class A>
-void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) {
+void adam_step_span(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) {
   constexpr size_t W = batch<A>::size;
   AdamLanes<A> k(a);
   size_t i = 0;
@@ -60,7 +61,7 @@ void adam_step(float* param, const float* grad, float* m, float* v, size_t n, co
 
 // momentum may be null when a.momentum is 0 (no buffer is kept then).
 template <class A>
-void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
+void sgd_step_span(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
   batch<A> lr(a.lr), wd(a.weight_decay), mu(a.momentum);
   if (a.momentum == 0.f) {
     update_binary<A>(grad, param, n,
@@ -87,6 +88,21 @@ void sgd_step(float* param, const float* grad, float* momentum, size_t n, const 
     store_tail<A>(momentum + i, r, buf);
     store_tail<A>(param + i, r, p - lr * buf);
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) {
+  for_spans(n, [&](size_t o, size_t len) { adam_step_span<A>(param + o, grad + o, m + o, v + o, len, a); });
+}
+
+// momentum may be null when a.momentum is 0 (no buffer is kept then).
+template <class A>
+void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
+  for_spans(n, [&](size_t o, size_t len) {
+    sgd_step_span<A>(param + o, grad + o, momentum ? momentum + o : nullptr, len, a);
+  });
 }
 
 }  // namespace tf::cpu

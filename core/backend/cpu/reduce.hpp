@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
 
 namespace tf::cpu {
@@ -31,12 +32,12 @@ double blocked_sum(const float* x, size_t n, F add) {
 }
 
 template <class A>
-double sum(const float* x, size_t n) {
+double sum_span(const float* x, size_t n) {
   return blocked_sum<A>(x, n, [](const batch<A>& v, const batch<A>& acc) { return acc + v; });
 }
 
 template <class A>
-double sum_squares(const float* x, size_t n) {
+double sum_squares_span(const float* x, size_t n) {
   return blocked_sum<A>(x, n, [](const batch<A>& v, const batch<A>& acc) { return fmadd<A>(v, v, acc); });
 }
 
@@ -69,8 +70,8 @@ batch<A> column_sum(const float* x, int64_t rows, int64_t cols, int64_t m) {
 
 // out[c] (+)= sum over rows of x[r, c] for c in [c0, c1), one column per lane.
 template <class A>
-void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, int64_t c0, int64_t c1,
-              bool accumulate) {
+void sum_rows_columns(const float* x, float* out, int64_t rows, int64_t cols, int64_t c0, int64_t c1,
+                      bool accumulate) {
   constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
   for (int64_t c = c0; c < c1; c += W) {
     int64_t m = c1 - c < W ? c1 - c : W;
@@ -96,6 +97,25 @@ bool all_finite(const float* x, size_t n) {
     if (xsimd::any(xsimd::isnan(acc))) return false;  // not acc != 0: ordered on AVX, false for NaN
   }
   return true;
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void sum(const float* x, size_t n, float* out) {
+  out[0] = static_cast<float>(chunked_sum(x, n, &sum_span<A>));
+}
+
+template <class A>
+void sum_squares(const float* x, size_t n, float* out) {
+  out[0] = static_cast<float>(chunked_sum(x, n, &sum_squares_span<A>));
+}
+
+// Columns are independent: each task owns a column range and walks every row in order.
+template <class A>
+void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate) {
+  for_columns(cols,
+              [&](int64_t c0, int64_t c1) { sum_rows_columns<A>(x, out, rows, cols, c0, c1, accumulate); });
 }
 
 }  // namespace tf::cpu

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd.hpp"
 
 namespace tf::cpu {
@@ -52,6 +53,16 @@ void rotary_rows(const float* x, float* y, int64_t T, int64_t cols, int64_t head
         rotate_pairs<A>(x + rr * cols, y + rr * cols, head_dim, rotate_cols, f0, nf, cs, sn);
     }
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void rotary_forward(const float* x, float* y, int64_t B, int64_t T, int64_t cols, int64_t head_dim,
+                    int64_t rotate_cols, int64_t pos_offset, bool inverse) {
+  for_rows(B * T, cols, [&](int64_t r0, int64_t r1) {
+    rotary_rows<A>(x, y, T, cols, head_dim, rotate_cols, pos_offset, inverse, r0, r1);
+  });
 }
 
 }  // namespace tf::cpu

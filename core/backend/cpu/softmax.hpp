@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
 
 namespace tf::cpu {
@@ -52,7 +53,7 @@ float row_logsumexp(const float* x, int64_t cols) {
 }
 
 template <class A>
-void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
+void softmax_forward_rows(const float* x, float* y, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
     batch<A> lse(row_logsumexp<A>(x + r * cols, cols));
     map_unary<A>(x + r * cols, y + r * cols, static_cast<size_t>(cols), 0.f,
@@ -80,7 +81,7 @@ float row_dot(const float* a, const float* b, int64_t n) {
 }
 
 template <class A>
-void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
+void softmax_backward_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* yr = y + r * cols;
     batch<A> dot(row_dot<A>(yr, dy + r * cols, cols));
@@ -90,7 +91,7 @@ void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, 
 }
 
 template <class A>
-void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
+void log_softmax_forward_rows(const float* x, float* y, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
     batch<A> lse(row_logsumexp<A>(x + r * cols, cols));
     map_unary<A>(x + r * cols, y + r * cols, static_cast<size_t>(cols), 0.f,
@@ -99,13 +100,43 @@ void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
 }
 
 template <class A>
-void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
+void log_softmax_backward_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* g = dy + r * cols;
     batch<A> s(row_sum<A>(g, cols, 0.f, [](const batch<A>& v) { return v; }));
     map_binary<A>(y + r * cols, g, dx + r * cols, static_cast<size_t>(cols),
                   [s](const batch<A>& yv, const batch<A>& gv) { return gv - exp_keep_nan<A>(yv) * s; });
   }
+}
+
+// ---- the kernels of kernels.hpp, spread over the thread pool ----
+
+template <class A>
+void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
+  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
+    softmax_forward_rows<A>(x + r0 * cols, y + r0 * cols, r1 - r0, cols);
+  });
+}
+
+template <class A>
+void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
+  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
+    softmax_backward_rows<A>(y + r0 * cols, dy + r0 * cols, dx + r0 * cols, r1 - r0, cols);
+  });
+}
+
+template <class A>
+void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
+  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
+    log_softmax_forward_rows<A>(x + r0 * cols, y + r0 * cols, r1 - r0, cols);
+  });
+}
+
+template <class A>
+void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
+  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
+    log_softmax_backward_rows<A>(y + r0 * cols, dy + r0 * cols, dx + r0 * cols, r1 - r0, cols);
+  });
 }
 
 }  // namespace tf::cpu

@@ -1,5 +1,5 @@
 // What every CUDA kernel file needs: checked calls (each CUDA or cuBLAS failure throws tf::Error naming
-// the call), launch sizes for grid-stride loops, and the 4-D index space of backend.hpp in a form kernels
+// the call), launch sizes for grid-stride loops, and the 4-D index space of kernels.hpp in a form kernels
 // can take by value (std::array's operator[] is host-only without nvcc's relaxed-constexpr flag).
 // Everything runs on the legacy default stream, so the device pool may hand a freed block out again at once.
 #pragma once
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "backend/backend.hpp"
+#include "backend/kernels.hpp"
 #include "util/error.hpp"
 
 namespace tf::cuda {

@@ -1,5 +1,5 @@
 // Elementwise kernels: broadcasting arithmetic over the 4-D index space (one thread per output element,
-// operands read through their strides, stride 0 on broadcast dims), scale, axpy and mul_accumulate.
+// operands read through their strides, stride 0 on broadcast dims), fill, scale, axpy and mul_accumulate.
 #include "backend/cuda/common.cuh"
 #include "backend/cuda/kernels.cuh"
 
@@ -14,6 +14,10 @@ __global__ void binary_kernel(const float* a, Step4 sa, const float* b, Step4 sb
     float x = a[offset4(i, d, sa)], y = b[offset4(i, d, sb)];
     out[i] = Op == BinaryOp::Add ? x + y : Op == BinaryOp::Sub ? x - y : x * y;
   }
+}
+
+__global__ void fill_kernel(float* dst, float value, int64_t n) {
+  for (int64_t i = flat_begin(); i < n; i += flat_stride()) dst[i] = value;
 }
 
 __global__ void scale_kernel(const float* x, float alpha, float* y, int64_t n) {
@@ -43,6 +47,12 @@ void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float
   else
     binary_kernel<BinaryOp::Mul><<<blocks, kThreads>>>(a, step4(sa), b, step4(sb), out, d, n);
   TF_CUDA_LAUNCHED("binary_kernel");
+}
+
+void fill(float* dst, float value, size_t n) {
+  if (!n) return;
+  fill_kernel<<<flat_blocks(static_cast<int64_t>(n)), kThreads>>>(dst, value, static_cast<int64_t>(n));
+  TF_CUDA_LAUNCHED("fill_kernel");
 }
 
 void scale(const float* x, float alpha, float* y, size_t n) {

@@ -1,84 +1,13 @@
-// Host launchers of the CUDA kernels, one group per kernel file (same stems as backend/cpu and
-// backend/reference) and the same signatures as the Backend methods they serve. All pointers are device
-// pointers except the host side of the two host copies; every launcher only queues work on the default
-// stream, except all_finite and copy_to_host, which wait for their answer.
+// The CUDA backend's definitions of every entry of kernels.hpp, declared from that list: memory in
+// device_memory.cu, each kernel's host launcher in cuda/<stem>.cu. All pointers are device pointers except
+// the host side of the two host copies; every launcher only queues work on the default stream, except
+// all_finite and copy_to_host, which wait for their answer.
 #pragma once
-#include <cstddef>
-#include <cstdint>
-
-#include "backend/backend.hpp"
+#include "backend/kernels.hpp"
 
 namespace tf::cuda {
 
-// ---- memory.cu ----
-void copy_from_host(void* dst, const void* src, size_t bytes);
-void copy_to_host(void* dst, const void* src, size_t bytes);
-void copy(void* dst, const void* src, size_t bytes);
-void fill(float* dst, float value, size_t n);
-void synchronize();
-
-// ---- gemm.cu ----
-void gemm(const GemmArgs& args, const float* A, const float* B, float* C);
-
-// ---- elementwise.cu ----
-void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb,
-                    float* out, const Dims4& dims);
-void scale(const float* x, float alpha, float* y, size_t n);
-void axpy(float alpha, const float* x, float* y, size_t n);
-void mul_accumulate(const float* a, const float* b, float* y, size_t n);
-
-// ---- reduce.cu ----
-void sum(const float* x, size_t n, float* out);
-void sum_squares(const float* x, size_t n, float* out);
-void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate);
-bool all_finite(const float* x, size_t n);
-
-// ---- copy_strided.cu ----
-void copy_strided(const float* src, const Strides4& src_strides, float* dst, const Strides4& dst_strides,
-                  const Dims4& dims, bool accumulate);
-
-// ---- layer_norm.cu ----
-void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
-                        float* rstd, int64_t rows, int64_t C, float eps);
-void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
-                         const float* rstd, float* dx, float* dgamma, float* dbeta, int64_t rows, int64_t C);
-
-// ---- gelu.cu ----
-void gelu_forward(const float* x, float* y, size_t n, GeluMode mode);
-void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMode mode);
-
-// ---- softmax.cu ----
-void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols);
-void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols);
-void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols);
-void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols);
-
-// ---- masked_fill.cu ----
-void masked_fill(const float* x, const float* mask, const Strides4& mask_strides, float value, float* y,
-                 const Dims4& dims);
-
-// ---- embedding.cu ----
-void embedding_forward(const float* table, const int32_t* ids, float* out, int64_t n, int64_t C);
-void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C);
-
-// ---- attention.cu ----
-void attention_forward(const AttentionArgs& a, const float* q, const float* k, const float* v, float* out,
-                       float* weights);
-void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
-                        const float* weights, const float* dout, float* dq, float* dk, float* dv);
-
-// ---- cross_entropy.cu ----
-void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
-                           int64_t N, int64_t V);
-void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
-                            const float* row_scale, float* dlogits, int64_t N, int64_t V);
-
-// ---- rotary.cu ----
-void rotary_forward(const float* x, float* y, int64_t B, int64_t T, int64_t cols, int64_t head_dim,
-                    int64_t rotate_cols, int64_t pos_offset, bool inverse);
-
-// ---- optimizer.cu ----
-void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a);
-void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a);
+TF_BACKEND_MEMORY(TF_DECLARE_KERNEL)
+TF_BACKEND_KERNELS(TF_DECLARE_KERNEL)
 
 }  // namespace tf::cuda

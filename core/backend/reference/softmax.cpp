@@ -6,7 +6,6 @@
 
 namespace tf::ref {
 
-namespace {
 // log sum exp of a row; NaN if any element is NaN.
 double row_lse(const float* x, int64_t cols) {
   double m = -std::numeric_limits<double>::infinity();
@@ -19,7 +18,6 @@ double row_lse(const float* x, int64_t cols) {
   for (int64_t c = 0; c < cols; ++c) s += std::exp(x[c] - m);
   return m + std::log(s);
 }
-}  // namespace
 
 void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
@@ -51,25 +49,6 @@ void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t ro
     for (int64_t c = 0; c < cols; ++c)
       dx[r * cols + c] =
           static_cast<float>(dy[r * cols + c] - std::exp(static_cast<double>(y[r * cols + c])) * s);
-  }
-}
-
-void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
-                           int64_t N, int64_t V) {
-  for (int64_t r = 0; r < N; ++r) {
-    double l = row_lse(logits + r * V, V);
-    lse[r] = static_cast<float>(l);
-    loss_rows[r] = static_cast<float>(l - logits[r * V + targets[r]]);
-  }
-}
-
-void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
-                            const float* row_scale, float* dlogits, int64_t N, int64_t V) {
-  for (int64_t r = 0; r < N; ++r) {
-    for (int64_t c = 0; c < V; ++c) {
-      double p = std::exp(static_cast<double>(logits[r * V + c]) - lse[r]);
-      dlogits[r * V + c] = static_cast<float>(row_scale[r] * (p - (c == targets[r] ? 1.0 : 0.0)));
-    }
   }
 }
 

@@ -1,6 +1,6 @@
-// Copies between host and device and within the device, and fill. Device-to-device copy keeps memmove's
-// meaning (the CPU backends use memmove): overlapping ranges go through a scratch buffer, since
-// cudaMemcpy's result is undefined for them.
+// The CUDA backend's memory: blocks from the caching device pool, copies between host and device and within
+// the device. Device-to-device copy keeps memmove's meaning (the host backends use memmove): overlapping
+// ranges go through a scratch buffer, since cudaMemcpy's result is undefined for them.
 #include "backend/cuda/common.cuh"
 #include "backend/cuda/device_pool.cuh"
 #include "backend/cuda/kernels.cuh"
@@ -8,15 +8,14 @@
 namespace tf::cuda {
 
 namespace {
-__global__ void fill_kernel(float* dst, float value, int64_t n) {
-  for (int64_t i = flat_begin(); i < n; i += flat_stride()) dst[i] = value;
-}
-
 bool overlaps(const void* a, const void* b, size_t bytes) {
   auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
   return x < y + bytes && y < x + bytes;
 }
 }  // namespace
+
+void* allocate(size_t bytes) { return device_pool().allocate(bytes); }
+void deallocate(void* p, size_t bytes) { device_pool().deallocate(p, bytes); }
 
 void copy_from_host(void* dst, const void* src, size_t bytes) {
   if (bytes) TF_CUDA_CALL(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
@@ -35,12 +34,6 @@ void copy(void* dst, const void* src, size_t bytes) {
   DeviceScratch<unsigned char> staging(bytes);
   TF_CUDA_CALL(cudaMemcpy(staging.get(), src, bytes, cudaMemcpyDeviceToDevice));
   TF_CUDA_CALL(cudaMemcpy(dst, staging.get(), bytes, cudaMemcpyDeviceToDevice));
-}
-
-void fill(float* dst, float value, size_t n) {
-  if (!n) return;
-  fill_kernel<<<flat_blocks(static_cast<int64_t>(n)), kThreads>>>(dst, value, static_cast<int64_t>(n));
-  TF_CUDA_LAUNCHED("fill_kernel");
 }
 
 void synchronize() { TF_CUDA_CALL(cudaDeviceSynchronize()); }
