@@ -2,11 +2,14 @@
 // guesses at position 2 beside GuessX0 and the nonsense fraction; sort: accuracy on 2000 fresh inputs;
 // stories: loss per token on held-out text, in windows of the run's own sequence length. The last line is
 // one JSON object.
+#include <cmath>
+
 #include "args.hpp"
 #include "autograd/node.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "data_source.hpp"
+#include "io/finite_check.hpp"
 #include "io/model_loader.hpp"
 #include "util/error.hpp"
 
@@ -36,6 +39,7 @@ void eval_options(OptionTable& o) {
 int eval_command(const Args& a) {
   apply_threads(a);
   Checkpoint ck = load_checkpoint(a.str("checkpoint"));
+  check_checkpoint_finite(ck, "cannot evaluate " + a.str("checkpoint"));
   std::unique_ptr<Model> model = load_model(ck, device_option(a));
   std::string task_name = task_of(ck);
   TrainConfig c = run_config(ck);  // the run's own sequence length and batch
@@ -49,6 +53,8 @@ int eval_command(const Args& a) {
   } else {
     result["loss"] = fresh_loss(*task, *model, a.integer("batches"), rng);
   }
+  TF_CHECK(std::isfinite(result["loss"].get<double>()), "cannot evaluate ", a.str("checkpoint"),
+           ": its loss is not finite (its weights are finite but the run that wrote them diverged)");
   result["evaluation"] = task->evaluate(*model, rng);
   print_json_line(result);
   return 0;

@@ -45,6 +45,7 @@ TrainConfig config_from(const Args& a) {
   c.clip = static_cast<float>(a.number("clip", c.clip));
   c.pct_start = a.number("pct-start", c.pct_start);
   c.warmup = a.integer("warmup", c.warmup);
+  c.max_skips = a.integer("max-skips", c.max_skips);
   c.seed = static_cast<uint64_t>(a.integer("seed"));
   return c;
 }
@@ -83,6 +84,18 @@ std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
 
 void save(const Trainer& t, const std::string& path) { save_checkpoint(path, t.checkpoint()); }
 
+// A diverged run's parameters can be finite and still useless (every later loss NaN): no checkpoint is
+// written right after a skipped step, so the file keeps the last one that trained.
+bool save_unless_skipped(const Trainer& t, const StepStats& last, const std::string& path) {
+  if (!last.skipped) {
+    save(t, path);
+    return true;
+  }
+  std::fprintf(stderr, "not saving %s at step %lld: that step's loss or gradient norm was not finite\n",
+               path.c_str(), static_cast<long long>(last.step));
+  return false;
+}
+
 // The loop's running figures: the final JSON line reports them.
 struct Totals {
   std::deque<float> last;  // the last 200 losses: the final figure
@@ -90,33 +103,38 @@ struct Totals {
   int64_t tokens = 0;
   uint64_t flops = 0;
   double mean_loss() const {
-    return std::accumulate(last.begin(), last.end(), 0.0) / static_cast<double>(last.size());
+    return last.empty() ? 0.0
+                        : std::accumulate(last.begin(), last.end(), 0.0) / static_cast<double>(last.size());
   }
 };
 
 // One step: its log line, validation and checkpoint when due, and the progress display.
-void step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
+StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
   int64_t eval_every = a.integer("eval-every"), ckpt_every = a.integer("checkpoint-every");
   StepStats s = trainer.step();
   t.seconds += s.seconds;
   t.tokens += s.tokens;
   t.flops += s.flops;
-  t.last.push_back(s.loss);
+  if (!s.skipped) t.last.push_back(s.loss);
   if (t.last.size() > 200) t.last.pop_front();
-  nlohmann::json line = {{"step", s.step},
-                         {"loss", s.loss},
-                         {"lr", s.lr},
-                         {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
+  nlohmann::json line = {
+      {"step", s.step},       {"loss", s.loss},  // null when not finite
+      {"lr", s.lr},           {"grad_norm", s.grad_norm},
+      {"skipped", s.skipped}, {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
   if (eval_every > 0 && s.step % eval_every == 0)
     if (std::optional<float> valid = trainer.validation_loss()) line["validation_loss"] = *valid;
   if (log) log->write(line);
-  if (ckpt_every > 0 && s.step % ckpt_every == 0) save(trainer, a.str("save"));
-  char status[96];
-  std::snprintf(status, sizeof status, "loss %.4f (avg %.4f)", s.loss, t.mean_loss());
+  if (ckpt_every > 0 && s.step % ckpt_every == 0) save_unless_skipped(trainer, s, a.str("save"));
+  char status[128];
+  int n = std::snprintf(status, sizeof status, "loss %.4f (avg %.4f)", s.loss, t.mean_loss());
+  if (s.skipped_steps > 0 && n > 0 && static_cast<size_t>(n) < sizeof status)
+    std::snprintf(status + n, sizeof status - static_cast<size_t>(n), ", %lld skipped (not finite)",
+                  static_cast<long long>(s.skipped_steps));
   bar.update(s.step, status);
+  return s;
 }
 
-nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals& t) {
+nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals& t, bool saved) {
   const TrainConfig& c = trainer.config();
   nlohmann::json result = {
       {"task", c.task},
@@ -124,6 +142,7 @@ nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals
       {"causal", c.model.causal},
       {"rotary", c.model.rotary},
       {"steps", trainer.steps_done()},
+      {"skipped_steps", trainer.skipped_steps()},
       {"parameters", trainer.model().module().parameter_count()},
       {"seconds", t.seconds},
       {"tokens_per_s", t.seconds > 0 ? t.tokens / t.seconds : 0.0},
@@ -131,7 +150,7 @@ nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals
   if (!t.last.empty()) result["final_loss"] = t.mean_loss();
   if (std::optional<float> v = trainer.validation_loss()) result["validation_loss"] = *v;
   if (!a.flag("no-eval")) result["evaluation"] = trainer.evaluate(123);
-  if (a.has("save")) result["checkpoint"] = a.str("save");
+  if (saved) result["checkpoint"] = a.str("save");
   return result;
 }
 
@@ -162,6 +181,11 @@ void train_options(OptionTable& o) {
   o.number("weight-decay", "weight decay (task default)", 0, 10);
   o.number("clip", "largest gradient norm, 0 = no clipping (task default)", 0, 1e6);
   o.integer("seed", "N", "seed of initialisation and batches", 0, INT64_MAX, 0);
+  o.integer(
+      "max-skips", "N",
+      "stop after N steps in a row with a non-finite loss or gradient norm (each is skipped: no update; "
+      "default 20)",
+      1, 1000000);
   compute_options(o);
   o.output_file("save", "checkpoint written at the end (and on Ctrl-C): a regular file or a new name");
   o.integer("checkpoint-every", "N", "also save every N steps (needs --save; 0 = never)", 0, kMaxSteps, 0);
@@ -187,22 +211,24 @@ int train_command(const Args& a) {
 
   ProgressBar bar("train", total);
   Totals totals;
+  StepStats last;
+  bool saved = false;
   {
     InterruptGuard interrupt;  // Ctrl-C: finish the step, save, exit 130
     while (trainer->steps_done() < total && !interrupt.interrupted())
-      step_once(*trainer, a, log.get(), bar, totals);
+      last = step_once(*trainer, a, log.get(), bar, totals);
     if (interrupt.interrupted()) {
-      if (a.has("save")) save(*trainer, a.str("save"));
+      if (a.has("save")) save_unless_skipped(*trainer, last, a.str("save"));
       std::fprintf(stderr, "\n%s at step %lld: %s\n", interrupt.signal_name(),
                    static_cast<long long>(trainer->steps_done()),
                    a.has("save") ? ("saved " + a.str("save")).c_str() : "nothing saved (no --save)");
       return kInterruptedExit;
     }
     bar.finish();
-    if (a.has("save")) save(*trainer, a.str("save"));
+    saved = a.has("save") && save_unless_skipped(*trainer, last, a.str("save"));
   }
-  print_json_line(final_figures(*trainer, a, totals));
-  return 0;
+  print_json_line(final_figures(*trainer, a, totals, saved));
+  return a.has("save") && !saved ? 1 : 0;  // 1: the run diverged and the file keeps its last good state
 }
 
 }  // namespace tf::cli

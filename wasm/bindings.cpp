@@ -148,8 +148,10 @@ class Handle {
       std::vector<float> losses;
       double seconds = 0, tokens = 0, flops = 0;
       float lr = 0;
+      int skipped = 0;
       for (int i = 0; i < n; ++i) {
         StepStats s = t.step();
+        skipped += s.skipped ? 1 : 0;
         losses.push_back(s.loss);
         seconds += s.seconds;
         tokens += static_cast<double>(s.tokens);
@@ -163,6 +165,8 @@ class Handle {
       out.set("seconds", seconds);
       out.set("tokens", tokens);
       out.set("flops", flops);
+      out.set("skipped", skipped);
+      out.set("skippedSteps", static_cast<double>(t.skipped_steps()));
       return out;
     });
   }

@@ -85,6 +85,7 @@ export interface TrainConfig {
   warmup: number;
   clip: number;        // max gradient norm, 0 = none
   seed: number;
+  max_skips: number;   // non-finite steps in a row (each skipped) after which step() throws; default 20
 }
 
 // What createRun accepts: the task's course defaults (Tinyformer.defaultConfig) overlaid with the fields
@@ -250,8 +251,10 @@ export interface Model {
 }
 
 export interface StepResult {
-  losses: Float32Array;     // one per step taken, the course's figure (per token on stories)
-  step: number;             // steps done after these
+  losses: Float32Array;     // one per step taken, the course's figure (per token on stories); NaN/inf: skipped
+  step: number;             // steps done after these (skipped ones included)
+  skipped: number;          // of these steps, how many had a non-finite loss or gradient norm (no update made)
+  skippedSteps: number;     // skipped by this Run since it was created or loaded
   lr: number;               // learning rate of the last step
   seconds: number;          // wall time of these steps
   tokensPerSecond: number;
@@ -262,7 +265,9 @@ export interface Run extends Model {
   readonly trainConfig: TrainConfig;
   readonly task: TaskName;
   readonly stepsDone: number;
-  step(n?: number): StepResult;              // n >= 1 (default 1); a non-finite loss throws
+  // n >= 1 (default 1). A non-finite step is skipped and counted; trainConfig.max_skips of them in a row
+  // throw ("training stopped ..."), leaving the parameters of the last good step.
+  step(n?: number): StepResult;
   validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks
   // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
   // accuracy on 2000 fresh inputs, stories validation loss.

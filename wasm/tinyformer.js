@@ -355,7 +355,7 @@ class Run extends Model {
   step(n = 1) {
     const r = guard(() => this._h.step(n));
     return {
-      losses: r.losses, step: r.step, lr: r.lr, seconds: r.seconds,
+      losses: r.losses, step: r.step, lr: r.lr, seconds: r.seconds, skipped: r.skipped, skippedSteps: r.skippedSteps,
       tokensPerSecond: r.seconds > 0 ? r.tokens / r.seconds : 0,
       gflopsPerSecond: r.seconds > 0 ? (r.flops / r.seconds) * 1e-9 : 0,
     };

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "io/file_bytes.hpp"
+#include "io/finite_check.hpp"
 #include "io/safetensors.hpp"
 #include "nn/model_config.hpp"
 #include "util/error.hpp"
@@ -154,6 +155,7 @@ Tensor to_tensor(const SafetensorsTensor& t) {
 }  // namespace
 
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck) {
+  check_checkpoint_finite(ck, "refusing to save this checkpoint");
   return write_safetensors(tensors_of(ck), metadata_of(ck));
 }
 

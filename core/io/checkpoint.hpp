@@ -38,6 +38,7 @@ struct Checkpoint {
   std::vector<std::pair<std::string, Tensor>> optimizer_state;  // the optimizer's names, without "optim."
 };
 
+// Refuses (tf::Error) a checkpoint whose parameters or optimizer state hold NaN or infinity.
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
 // Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format or a bad config.
 Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size);

@@ -27,17 +27,33 @@ double device_sum_squares(const std::vector<Tensor>& grads, Device device) {
   return total;
 }
 
+std::vector<Tensor> grads_of(const std::vector<Tensor>& params) {
+  std::vector<Tensor> grads;
+  for (const Tensor& p : params)
+    if (p.defined() && p.grad().defined()) grads.push_back(p.grad());
+  return grads;
+}
+
+float norm_of(const std::vector<Tensor>& grads) {
+  double squares = device_sum_squares(grads, Device::CPU) + device_sum_squares(grads, Device::CUDA);
+  return static_cast<float>(std::sqrt(squares));
+}
+
+std::vector<Tensor> tensors_of(const NamedTensors& params) {
+  std::vector<Tensor> tensors;
+  tensors.reserve(params.size());
+  for (const auto& [name, p] : params) tensors.push_back(p);
+  return tensors;
+}
+
 }  // namespace
 
 float clip_grad_norm(const std::vector<Tensor>& params, float max_norm) {
   TF_CHECK(max_norm >= 0.f, "clip_grad_norm: max_norm must be >= 0, got ", max_norm);
-  std::vector<Tensor> grads;
-  for (const Tensor& p : params)
-    if (p.defined() && p.grad().defined()) grads.push_back(p.grad());
-  double squares = device_sum_squares(grads, Device::CPU) + device_sum_squares(grads, Device::CUDA);
-  float total = static_cast<float>(std::sqrt(squares));
+  std::vector<Tensor> grads = grads_of(params);
+  float total = norm_of(grads);
   float coef = max_norm / (total + 1e-6f);
-  if (coef < 1.f) {
+  if (std::isfinite(total) && coef < 1.f) {
     for (const Tensor& g : grads)
       backend_for(g.device()).scale(g.data(), coef, g.data(), static_cast<size_t>(g.numel()));
   }
@@ -45,10 +61,9 @@ float clip_grad_norm(const std::vector<Tensor>& params, float max_norm) {
 }
 
 float clip_grad_norm(const NamedTensors& params, float max_norm) {
-  std::vector<Tensor> tensors;
-  tensors.reserve(params.size());
-  for (const auto& [name, p] : params) tensors.push_back(p);
-  return clip_grad_norm(tensors, max_norm);
+  return clip_grad_norm(tensors_of(params), max_norm);
 }
+
+float grad_norm(const NamedTensors& params) { return norm_of(grads_of(tensors_of(params))); }
 
 }  // namespace tf

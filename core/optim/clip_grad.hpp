@@ -1,7 +1,7 @@
 // Clipping by the global gradient norm, torch.nn.utils.clip_grad_norm_ (2-norm): the norm over all gradients
 // together; when max_norm / (norm + 1e-6) < 1 every gradient is scaled by that factor. Parameters without a
 // gradient are ignored. Unlike torch, a non-finite norm leaves the gradients alone (the caller sees it
-// returned).
+// returned; the trainer then skips the step).
 #pragma once
 #include <vector>
 
@@ -12,5 +12,7 @@ namespace tf {
 // Returns the total norm before clipping (0 when no parameter has a gradient).
 float clip_grad_norm(const std::vector<Tensor>& params, float max_norm);
 float clip_grad_norm(const NamedTensors& params, float max_norm);
+// The same norm without clipping: NaN or infinity when any gradient holds one (or the squares overflow).
+float grad_norm(const NamedTensors& params);
 
 }  // namespace tf

@@ -49,6 +49,7 @@ void TrainConfig::validate() const {
            schedule, "' (expected constant, onecycle or cosine)");
   TF_CHECK(pct_start > 0 && pct_start < 1, "pct_start must be in (0, 1), got ", pct_start);
   TF_CHECK(warmup >= 0 && clip >= 0, "warmup and clip must be >= 0");
+  TF_CHECK(max_skips >= 1 && max_skips <= 1000000, "max_skips must be between 1 and 1e6, got ", max_skips);
 }
 
 std::string TrainConfig::to_json() const {
@@ -65,7 +66,8 @@ std::string TrainConfig::to_json() const {
                       {"pct_start", pct_start},
                       {"warmup", warmup},
                       {"clip", clip},
-                      {"seed", seed}};
+                      {"seed", seed},
+                      {"max_skips", max_skips}};
   return j.dump();
 }
 
@@ -107,6 +109,8 @@ TrainConfig TrainConfig::from_json(const std::string& text) {
         c.clip = v.get<float>();
       else if (key == "seed")
         c.seed = v.get<uint64_t>();
+      else if (key == "max_skips")
+        c.max_skips = v.get<int64_t>();
       else
         fail("unknown training config field '", key, "'");
     } catch (const nlohmann::json::exception&) {

@@ -25,6 +25,7 @@ struct TrainConfig {
   int64_t warmup = 0;                 // cosine
   float clip = 0.f;                   // max gradient norm; 0 = no clipping
   uint64_t seed = 0;
+  int64_t max_skips = 20;  // non-finite steps in a row (each skipped) after which training stops
 
   // The course's settings for a task ("toy", "sort", "stories") and model family.
   static TrainConfig for_task(const std::string& task, ModelKind kind = ModelKind::Transformer);

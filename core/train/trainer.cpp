@@ -1,6 +1,8 @@
 #include "train/trainer.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 #include "ops/ops.hpp"
 #include "optim/adam.hpp"
@@ -43,6 +45,22 @@ Trainer::Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device d
   schedule_ = make_schedule(config_);
 }
 
+float Trainer::backward_and_clip(const LossResult& r) {
+  if (!all_finite(r.loss)) return std::numeric_limits<float>::quiet_NaN();
+  r.loss.backward();
+  if (config_.clip > 0) return clip_grad_norm(optimizer_->params(), config_.clip);
+  return grad_norm(optimizer_->params());
+}
+
+void Trainer::count_skip() {
+  ++skipped_;
+  ++skipped_in_a_row_;
+  TF_CHECK(skipped_in_a_row_ < config_.max_skips, "training stopped at step ", step_, ": ", skipped_in_a_row_,
+           " steps in a row had a non-finite loss or gradient norm (the run diverged; ",
+           "a smaller learning rate or gradient clipping may help). The parameters are those of the last "
+           "good step.");
+}
+
 StepStats Trainer::step() {
   auto start = std::chrono::steady_clock::now();
   uint64_t flops0 = flop_count();
@@ -50,13 +68,19 @@ StepStats Trainer::step() {
   apply_schedule(*schedule_, std::min(step_, std::max<int64_t>(config_.steps, 1) - 1), *optimizer_);
   optimizer_->zero_grad();
   LossResult r = task_->batch_loss(*model_, rng_);
-  check_finite(r.loss, "the training loss");
-  r.loss.backward();
-  if (config_.clip > 0) clip_grad_norm(optimizer_->params(), config_.clip);
-  optimizer_->step();
-  ++step_;
   StepStats s;
+  s.grad_norm = backward_and_clip(r);
+  s.skipped = !std::isfinite(s.grad_norm);
+  ++step_;
+  if (s.skipped) {
+    optimizer_->zero_grad();  // no NaN gradients left behind for whoever looks next
+    count_skip();
+  } else {
+    optimizer_->step();
+    skipped_in_a_row_ = 0;
+  }
   s.step = step_;
+  s.skipped_steps = skipped_;
   s.loss = r.loss.item() * r.report_scale;
   s.lr = optimizer_->lr();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

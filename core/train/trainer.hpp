@@ -1,7 +1,9 @@
 // The training loop, one step at a time so that every front end can drive it: the CLI loops with a progress
-// bar, the web worker runs a few steps between messages. A step: schedule -> batch loss -> finiteness check
-// -> backward -> optional clipping -> optimizer step. The RNG that draws batches and masks is part of the
-// state, so a checkpoint resumes a run with exactly the losses it would have had.
+// bar, the web worker runs a few steps between messages. A step: schedule -> batch loss -> backward ->
+// gradient norm (and optional clipping) -> optimizer step. A step whose loss or gradient norm is NaN or
+// infinite is skipped (parameters and optimizer state untouched) and counted; config.max_skips skips in a row
+// stop the run with an error. The RNG that draws batches and masks is part of the state, so a checkpoint
+// resumes a run with exactly the losses it would have had.
 #pragma once
 #include <memory>
 
@@ -18,7 +20,10 @@ struct StepStats {
   float lr = 0;
   double seconds = 0;  // wall time of this step
   int64_t tokens = 0;
-  uint64_t flops = 0;  // matrix and attention work of this step
+  uint64_t flops = 0;    // matrix and attention work of this step
+  float grad_norm = 0;   // global 2-norm of the gradients before clipping (NaN when the loss was not finite)
+  bool skipped = false;  // the loss or gradient norm was not finite: no update was made
+  int64_t skipped_steps = 0;  // steps skipped by this Trainer so far, this one included
 };
 
 class Trainer {
@@ -44,6 +49,8 @@ class Trainer {
   const Task& task() const { return *task_; }
   Optimizer& optimizer() const { return *optimizer_; }
   int64_t steps_done() const { return step_; }
+  // Non-finite steps skipped since this Trainer was made (not stored in checkpoints).
+  int64_t skipped_steps() const { return skipped_; }
 
  private:
   TrainConfig config_;
@@ -53,6 +60,10 @@ class Trainer {
   std::unique_ptr<Schedule> schedule_;
   Rng rng_;
   int64_t step_ = 0;
+  int64_t skipped_ = 0, skipped_in_a_row_ = 0;
+
+  float backward_and_clip(const LossResult& r);  // the gradient norm, NaN when the loss is not finite
+  void count_skip();                             // throws after config_.max_skips skips in a row
 };
 
 // The optimizer and schedule a config names, over the model's parameters.

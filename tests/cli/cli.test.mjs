@@ -58,7 +58,8 @@ test('toy: train, log, save, info, resume, eval, write', () => {
   assert.doesNotMatch(r.err, /\r/, 'no progress bar redraws when stderr is not a terminal');
   const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 60);
-  assert.deepEqual(Object.keys(lines[0]).sort(), ['loss', 'lr', 'step', 'tokens_per_s']);
+  assert.deepEqual(Object.keys(lines[0]).sort(), ['grad_norm', 'loss', 'lr', 'skipped', 'step', 'tokens_per_s']);
+  assert.ok(lines.every((l) => l.skipped === false && l.grad_norm > 0));
 
   r = run('info', '--checkpoint', ckpt);
   assert.equal(r.code, 0, r.err);
@@ -153,4 +154,63 @@ test('--init-from takes weights only from a model with the same vocabulary', () 
   r = run('train', '--task', 'stories', '--data', other, ...small, '--init-from', gpt);
   assert.equal(r.code, 1, 'a run that cannot start from those weights failed while running');
   assert.match(r.err, /another vocabulary: \d+ of \d+ token ids name the same word/);
+});
+
+// Every tensor of a safetensors file (all F32 as Tinyformer writes them) as name -> Float32Array.
+function tensorsOf(bytes) {
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8'));
+  const tensors = {};
+  for (const [name, e] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    assert.equal(e.dtype, 'F32');
+    const [begin, end] = e.data_offsets.map((o) => 8 + headerLength + o);
+    tensors[name] = new Float32Array(bytes.buffer.slice(bytes.byteOffset + begin, bytes.byteOffset + end));
+  }
+  return { headerLength, header, tensors };
+}
+
+test('a diverging run skips non-finite steps, reports them and leaves only finite checkpoints', () => {
+  const ckpt = join(dir, 'diverged.safetensors'), log = join(dir, 'diverged.jsonl');
+  const diverge = ['train', '--task', 'toy', '--optimizer', 'sgd', '--lr', '9.9', '--seed', '1', '--no-eval'];
+  let r = run(...diverge, '--steps', '30', '--max-skips', '100', '--checkpoint-every', '2', '--save', ckpt, '--log', log);
+  assert.equal(r.code, 1, 'the last step was skipped, so the final save is refused');
+  assert.match(r.err, /not saving .*diverged\.safetensors at step 30/);
+  const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const skipped = lines.filter((l) => l.skipped);
+  assert.ok(skipped.length >= 10, `most steps diverge at lr 9.9, got ${skipped.length} skipped`);
+  assert.ok(skipped.every((l) => l.loss === null || l.grad_norm === null || !Number.isFinite(l.grad_norm)));
+  const result = lastJson(r.out);
+  assert.equal(result.skipped_steps, skipped.length);
+  assert.equal(result.checkpoint, undefined);
+  // The file holds the last checkpoint taken right after a step that trained, and every number is finite.
+  const lastGood = Math.max(...lines.filter((l) => l.step % 2 === 0 && !l.skipped).map((l) => l.step));
+  r = run('info', '--checkpoint', ckpt);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(lastJson(r.out).step, lastGood);
+  for (const [name, values] of Object.entries(tensorsOf(readFileSync(ckpt)).tensors))
+    assert.ok(values.every(Number.isFinite), `${name} is finite`);
+  // Its weights are finite but useless: eval says so instead of printing "loss": null.
+  r = run('eval', '--checkpoint', ckpt);
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /loss is not finite/);
+  // With the default limit the run stops by itself, naming the cause.
+  r = run(...diverge, '--steps', '200');
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /training stopped at step \d+: 20 steps in a row had a non-finite loss or gradient norm/);
+});
+
+test('eval refuses a checkpoint whose weights hold NaN, naming the parameter', () => {
+  const good = join(dir, 'finite.safetensors'), poisoned = join(dir, 'poisoned.safetensors');
+  let r = run('train', '--task', 'toy', '--steps', '2', '--save', good, '--no-eval');
+  assert.equal(r.code, 0, r.err);
+  const bytes = readFileSync(good);
+  const { headerLength, header } = tensorsOf(bytes);
+  const name = Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
+  bytes.writeFloatLE(NaN, 8 + headerLength + header[name].data_offsets[0]);
+  writeFileSync(poisoned, bytes);
+  r = run('eval', '--checkpoint', poisoned);
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, new RegExp(`parameter '${name.replace(/\./g, '\\.')}' holds NaN or infinity`));
+  assert.doesNotMatch(r.out, /"loss"/);
 });

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+
 #include "io/checkpoint.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"
@@ -21,6 +25,44 @@ void check_resume_is_exact(const TrainConfig& c, int stop_at) {
   std::unique_ptr<Trainer> resumed = Trainer::resume(load_checkpoint_bytes(bytes), make_task(c));
   CHECK(resumed->steps_done() == stop_at);
   for (int i = stop_at; i < c.steps; ++i) CHECK(resumed->step().loss == expected[static_cast<size_t>(i)]);
+}
+
+// Every parameter's and optimizer state tensor's bits (NaN payloads included), to show a step changed
+// nothing.
+std::vector<std::vector<uint32_t>> state_bits(const Trainer& t) {
+  std::vector<std::vector<uint32_t>> out;
+  auto add = [&](const NamedTensors& tensors) {
+    for (const auto& [name, x] : tensors) {
+      std::vector<float> v = x.to_vector();
+      out.emplace_back(v.size());
+      if (!v.empty()) std::memcpy(out.back().data(), v.data(), v.size() * sizeof(float));
+    }
+  };
+  add(t.model().module().named_parameters());
+  add(t.optimizer().state());
+  return out;
+}
+
+Tensor parameter(const Trainer& t, const std::string& name) {  // shares the parameter's storage
+  for (const auto& [n, p] : t.optimizer().params())
+    if (n == name) return p;
+  FAIL("no parameter " << name);
+  return Tensor();
+}
+
+// Overwrites one number of a parameter (e.g. with NaN, as a diverged update would leave it).
+void set_value(const Tensor& p, size_t i, float value) {
+  std::vector<float> v = p.to_vector();
+  v[i] = value;
+  p.copy_from(Tensor::from_vector(v, p.shape()));
+}
+
+TrainConfig toy_run() {
+  TrainConfig c = TrainConfig::for_task("toy", ModelKind::Transformer);
+  c.steps = 20;
+  c.batch = 8;
+  c.seed = 5;
+  return c;
 }
 
 }  // namespace
@@ -57,5 +99,69 @@ TEST_SUITE("trainer") {
     c.seed = 42;
     TrainConfig d = TrainConfig::from_json(c.to_json());
     CHECK(d.to_json() == c.to_json());
+  }
+
+  TEST_CASE(
+      "a step with a non-finite loss is skipped and counted; parameters and optimizer state untouched") {
+    Trainer t(toy_run(), make_task(toy_run()));
+    for (int i = 0; i < 3; ++i) CHECK_FALSE(t.step().skipped);  // the optimizer has state by now
+    Tensor w = parameter(t, "embed.weight");
+    float good = w.to_vector()[3];
+    set_value(w, 3, std::numeric_limits<float>::quiet_NaN());
+    auto before = state_bits(t);
+    StepStats s = t.step();
+    CHECK(s.skipped);
+    CHECK(std::isnan(s.loss));
+    CHECK(std::isnan(s.grad_norm));
+    CHECK(s.skipped_steps == 1);
+    CHECK(s.step == 4);
+    CHECK(t.steps_done() == 4);
+    CHECK(state_bits(t) == before);
+
+    set_value(w, 3, good);  // a finite model trains on, and the count of skips stays
+    before = state_bits(t);
+    s = t.step();
+    CHECK_FALSE(s.skipped);
+    CHECK(std::isfinite(s.loss));
+    CHECK(s.grad_norm > 0);
+    CHECK(std::isfinite(s.grad_norm));
+    CHECK(s.skipped_steps == 1);
+    CHECK(t.skipped_steps() == 1);
+    CHECK(state_bits(t) != before);
+  }
+
+  TEST_CASE("a gradient norm that overflows skips the step although the loss is finite") {
+    for (float clip : {0.f, 1.f}) {
+      CAPTURE(clip);
+      TrainConfig c = toy_run();
+      c.clip = clip;
+      Trainer t(c, make_task(c));
+      t.step();
+      Tensor out = parameter(t, "out.weight");
+      std::vector<float> v = out.to_vector();
+      for (float& x : v) x *= 1e25f;  // logits near 1e26 (finite); their squared gradients overflow
+      out.copy_from(Tensor::from_vector(v, out.shape()));
+      auto before = state_bits(t);
+      StepStats s = t.step();
+      CHECK(std::isfinite(s.loss));
+      CHECK(std::isinf(s.grad_norm));
+      CHECK(s.skipped);
+      CHECK(state_bits(t) == before);
+    }
+  }
+
+  TEST_CASE("max_skips non-finite steps in a row stop the run with a clear message") {
+    TrainConfig c = toy_run();
+    c.max_skips = 3;
+    Trainer t(c, make_task(c));
+    set_value(parameter(t, "out.bias"), 0, std::numeric_limits<float>::infinity());
+    CHECK(t.step().skipped);
+    CHECK(t.step().skipped_steps == 2);
+    CHECK_THROWS_WITH_AS(t.step(),
+                         doctest::Contains("3 steps in a row had a non-finite loss or gradient norm"), Error);
+    CHECK(t.skipped_steps() == 3);
+    c.max_skips = 0;
+    CHECK_THROWS_WITH_AS(Trainer(c, make_task(c)), doctest::Contains("max_skips"), Error);
+    CHECK(TrainConfig::from_json(toy_run().to_json()).max_skips == 20);
   }
 }

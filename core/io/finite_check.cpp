@@ -1,0 +1,24 @@
+#include "io/finite_check.hpp"
+
+#include "ops/ops.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+
+namespace {
+
+void check_all(const std::vector<std::pair<std::string, Tensor>>& tensors, const char* kind,
+               const std::string& context) {
+  for (const auto& [name, t] : tensors)
+    TF_CHECK(!t.defined() || all_finite(t), context, ": ", kind, " '", name,
+             "' holds NaN or infinity (the run that made it diverged)");
+}
+
+}  // namespace
+
+void check_checkpoint_finite(const Checkpoint& ck, const std::string& context) {
+  check_all(ck.params, "parameter", context);
+  check_all(ck.optimizer_state, "optimizer state", context);
+}
+
+}  // namespace tf

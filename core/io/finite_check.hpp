@@ -1,0 +1,14 @@
+// Non-finite numbers in a checkpoint. A diverged run's weights look like any other file (a NaN is four
+// bytes like the rest), so the checkpoint writer refuses them and `eval` checks what it loads.
+#pragma once
+#include <string>
+
+#include "io/checkpoint.hpp"
+
+namespace tf {
+
+// Throws tf::Error "<context>: parameter 'name' holds NaN or infinity ..." for the first tensor (parameter
+// or optimizer state) that holds a non-finite value.
+void check_checkpoint_finite(const Checkpoint& ck, const std::string& context);
+
+}  // namespace tf
