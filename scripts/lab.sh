@@ -48,6 +48,7 @@ run_tests() {
   stage "JS API of the wasm module (node --test)" node --test tests/wasm/
   stage "native CLI (node --test)" node --test tests/cli/
   stage "npm package: pack, install, train, tsc (node --test)" node --test tests/package/
+  stage "fuzz targets, 30 s each (libFuzzer + ASan/UBSan)" bash scripts/fuzz.sh --ci
   stage "lab page in Chromium (node --test)" node --test --test-concurrency=1 tests/web/
   echo "suites: $passed passed, $failed failed"
   [ "$failed" = 0 ]

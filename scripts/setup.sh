@@ -15,6 +15,7 @@ SERVE_PACKAGES=(  # emcc and the header-only libraries the core compiles against
 NATIVE_PACKAGES=(build-essential git libcurl4-openssl-dev libcli11-dev)  # the CLI parses options with CLI11
 TEST_PACKAGES=(  # references and drivers of the test suites, and the checks CI runs
   clang-format node-typescript python3-torch python3-numpy chromium
+  clang-14 libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
 )
 BENCH_PACKAGES=(libopenblas-dev libopenblas0-openmp python3-torch python3-numpy)
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of fuzz/corpus/ (committed; run again only when a format changes):
+tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state),
+safetensors files in every dtype the reader converts, the configs those checkpoints carry, and texts and
+vocabularies for the tokenizer. Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLI = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "native", "cli", "tinyformer")
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+
+
+def write(target, name, data):
+    os.makedirs(os.path.join(CORPUS, target), exist_ok=True)
+    with open(os.path.join(CORPUS, target, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def safetensors(tensors, metadata=None):
+    """tensors: [(name, dtype, shape, raw bytes)] -> the file's bytes (header padded to 8 bytes)."""
+    header, offset = {}, 0
+    for name, dtype, shape, raw in tensors:
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + len(raw)]}
+        offset += len(raw)
+    if metadata:
+        header["__metadata__"] = metadata
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + b"".join(t[3] for t in tensors)
+
+
+def read_safetensors(data):
+    n = struct.unpack("<Q", data[:8])[0]
+    return json.loads(data[8:8 + n]), data[8 + n:]
+
+
+def weights_only(data):
+    header, body = read_safetensors(data)
+    kept = [(k, v) for k, v in header.items() if k != "__metadata__" and not k.startswith("optim.")]
+    tensors = [(k, v["dtype"], v["shape"], body[v["data_offsets"][0]:v["data_offsets"][1]]) for k, v in kept]
+    meta = {k: v for k, v in header["__metadata__"].items() if k != "tinyformer.train"}
+    return safetensors(tensors, meta)
+
+
+def train(tmp, name, *args):
+    path = os.path.join(tmp, name + ".safetensors")
+    subprocess.run([CLI, "train", "--steps", "2", "--no-eval", "--save", path, *args], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def checkpoints():
+    with tempfile.TemporaryDirectory() as tmp:
+        story = os.path.join(tmp, "story.txt")
+        with open(story, "w") as f:
+            f.write("once upon a time a cat sat on the mat. the cat was happy! <|endoftext|> " * 20)
+        return {
+            "toy": train(tmp, "toy", "--task", "toy", "--dim", "8", "--heads", "1", "--layers", "1",
+                         "--max-length", "8", "--seq-len", "6", "--batch", "4"),
+            "sorter": train(tmp, "sorter", "--task", "sort", "--dim", "4", "--heads", "1", "--max-length",
+                            "12", "--seq-len", "12", "--batch", "4"),
+            "stories": train(tmp, "stories", "--task", "stories", "--data", story, "--top-words", "12",
+                             "--dim", "4", "--heads", "1", "--layers", "1", "--max-length", "8",
+                             "--seq-len", "4", "--batch", "2", "--causal"),
+        }
+
+
+def main():
+    cks = checkpoints()
+    for name, data in cks.items():
+        if name != "sorter":  # the sorter's optimizer state would make the largest seed (44 kB)
+            write("checkpoint_model", name + ".safetensors", data)
+        write("checkpoint_model", name + "-weights.safetensors", weights_only(data))
+        meta = read_safetensors(data)[0]["__metadata__"]
+        write("config_json", name + "-model.json", meta["tinyformer.config"])
+        write("config_json", name + "-train.json", meta["tinyformer.train"])
+    write("safetensors_round_trip", "toy-weights.safetensors", weights_only(cks["toy"]))
+    write("safetensors_round_trip", "f32.safetensors",
+          safetensors([("w", "F32", [2, 3], struct.pack("<6f", 1, -2, 0.5, 0, 3e38, -1e-30))], {"note": "é"}))
+    write("safetensors_round_trip", "dtypes.safetensors", safetensors([
+        ("half", "F16", [4], struct.pack("<4e", 1, -2, 65504, 6e-8)),
+        ("brain", "BF16", [2, 2], struct.pack("<4H", 0x3F80, 0xC000, 0x7F80, 0x0001)),
+        ("double", "F64", [3], struct.pack("<3d", 1e-300, 2.5, -1e300)),
+        ("scalar", "F32", [], struct.pack("<f", 7)),
+        ("empty", "F32", [0, 3], b""),
+    ]))
+    write("text_data", "story.txt", b"\x20" + b"Once upon a time, there was a little girl named Lily. She said: "
+          b"\"don't go!\" <|endoftext|> The END. _ masks _")
+    write("text_data", "unicode.txt", b"\x05caf\xc3\xa9 \xc4\xb0stanbul \xe2\x84\xaaelvin \xff\xfe na\xefve \xf0\x9f\x98\x80")
+    write("text_data", "vocab.json", b"\x03" + json.dumps(["the", "cat", "don't", "<unk>", "_"]).encode())
+
+
+if __name__ == "__main__":
+    main()
