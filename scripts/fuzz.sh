@@ -5,7 +5,7 @@
 # and leaves its input in build/fuzz/artifacts/. One summary line per target: executions, cov, ft, crashes.
 #   scripts/fuzz.sh --ci        CI: 30 s per target (FUZZ_CI_SECONDS)
 #   scripts/fuzz.sh [SECONDS]   longer runs, e.g. scripts/fuzz.sh 600 (default 60)
-#   FUZZ_TARGETS="config_json text_data" scripts/fuzz.sh 10    a subset
+#   FUZZ_TARGETS="config_json text_data" scripts/fuzz.sh 10    a subset; FUZZ_BUILD_DIR=... another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +17,7 @@ case "${1:-}" in
   *) seconds=$1 ;;
 esac
 targets=${FUZZ_TARGETS:-"safetensors_round_trip checkpoint_model text_data config_json"}
-build=build/fuzz
+build=${FUZZ_BUILD_DIR:-build/fuzz}
 CXX_COMPILER=${FUZZ_CXX:-clang++-14}
 command -v "$CXX_COMPILER" >/dev/null || { echo "fuzz: $CXX_COMPILER not found (scripts/setup.sh installs it)" >&2; exit 1; }
 
