@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -190,6 +191,21 @@ TEST_SUITE("optimizer") {
     CHECK_FALSE(b.grad().defined());
     a.set_grad(Tensor());
     CHECK(clip_grad_norm(std::vector<Tensor>{a, b}, 1.f) == 0.f);
+  }
+
+  TEST_CASE("grad_norm is the norm without clipping; a non-finite norm leaves the gradients alone") {
+    Tensor a = Tensor::from_vector({3, 4}, Shape{2});
+    a.set_grad(Tensor::from_vector({3, 4}, Shape{2}));
+    NamedTensors named = {{"a", a}};
+    CHECK(grad_norm(named) == doctest::Approx(5.0));
+    CHECK(a.grad().to_vector() == std::vector<float>{3, 4});
+    for (float bad : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+      CAPTURE(bad);
+      a.set_grad(Tensor::from_vector({bad, 4}, Shape{2}));
+      CHECK_FALSE(std::isfinite(grad_norm(named)));
+      CHECK_FALSE(std::isfinite(clip_grad_norm(named, 1.f)));
+      CHECK(a.grad().to_vector()[1] == 4.f);  // not scaled by 1 / inf (which would give 0 * inf = NaN)
+    }
   }
 
   TEST_CASE("zero_grad drops gradients and a step without gradients changes nothing") {
