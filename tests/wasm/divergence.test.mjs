@@ -1,0 +1,64 @@
+// A diverging run through the JS API: non-finite steps are skipped and counted in the step stats (what the
+// page needs to stop autosaving and offer the last good checkpoint), max_skips in a row throw, and a run
+// holding NaN weights cannot be turned into checkpoint bytes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { TinyformerError } from '../../wasm/tinyformer.js';
+import { builds, load } from './support.mjs';
+
+// The checkpoint with its first parameter's first number replaced by NaN.
+function poisoned(bytes) {
+  const copy = new Uint8Array(bytes);
+  const view = new DataView(copy.buffer);
+  const headerLength = Number(view.getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(copy.subarray(8, 8 + headerLength)));
+  const name = Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
+  view.setFloat32(8 + headerLength + header[name].data_offsets[0], NaN, true);
+  return copy;
+}
+
+for (const build of builds) {
+  describe(`divergence (${build.name} build)`, () => {
+    let tf;
+    let baseline;
+    before(async () => {
+      tf = await load(build.threads);
+      baseline = tf.liveHandles();
+    });
+    after(() => assert.equal(tf.liveHandles(), baseline, 'no handle leaked'));
+
+    test('a huge learning rate gives skipped steps, counted in the step stats', () => {
+      const run = tf.createRun({ task: 'toy', optimizer: 'sgd', lr: 9.9, seed: 1, max_skips: 100 });
+      try {
+        assert.equal(run.trainConfig.max_skips, 100);
+        const first = run.step(2);
+        assert.equal(first.skipped, 0);
+        assert.equal(first.skippedSteps, 0);
+        const r = run.step(28);
+        assert.equal(r.step, 30, 'skipped steps are steps taken');
+        const nonFinite = Array.from(r.losses).filter((l) => !Number.isFinite(l)).length;
+        assert.ok(r.skipped >= 10, `most steps diverge at lr 9.9, got ${r.skipped} skipped`);
+        assert.ok(r.skipped >= nonFinite);
+        assert.equal(r.skippedSteps, r.skipped);
+      } finally {
+        run.delete();
+      }
+    });
+
+    test('NaN weights: every step is skipped, max_skips in a row throw, and no checkpoint is made', () => {
+      const run = tf.createRun({ task: 'toy', seed: 2, max_skips: 3 });
+      try {
+        run.loadWeights(poisoned(run.checkpoint()));
+        const r = run.step(2);
+        assert.equal(r.skipped, 2);
+        assert.ok(Array.from(r.losses).every(Number.isNaN));
+        assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message));
+        assert.throws(() => run.step(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
+        assert.equal(run.stepsDone, 3);
+      } finally {
+        run.delete();
+      }
+    });
+  });
+}
