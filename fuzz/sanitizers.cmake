@@ -8,7 +8,6 @@ endif()
 add_compile_options(-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined
   -fno-sanitize-recover=all -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)
-# Only the library and the fuzz targets: the test suites, CLI and benchmarks have their own builds.
+# Only the library, the CLI's parser library and the fuzz targets: tests and benchmarks have their own builds.
 set(TF_BUILD_TESTS OFF)
-set(TF_BUILD_CLI OFF)
 set(TF_BUILD_BENCH OFF)

@@ -16,7 +16,7 @@ case "${1:-}" in
   *[!0-9]* | 0) echo "usage: scripts/fuzz.sh [--ci | SECONDS]" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-targets=${FUZZ_TARGETS:-"safetensors_round_trip checkpoint_model text_data config_json"}
+targets=${FUZZ_TARGETS:-"safetensors_round_trip checkpoint_model text_data config_json cli_args"}
 build=${FUZZ_BUILD_DIR:-build/fuzz}
 CXX_COMPILER=${FUZZ_CXX:-clang++-14}
 command -v "$CXX_COMPILER" >/dev/null || { echo "fuzz: $CXX_COMPILER not found (scripts/setup.sh installs it)" >&2; exit 1; }
@@ -34,12 +34,16 @@ for t in $targets; do
   corpus=$build/corpus/$t
   mkdir -p "$corpus"
   rm -f "$build/artifacts/$t-"*
-  dict=()
-  if [ "$t" != text_data ]; then dict=(-dict=fuzz/json.dict); fi  # JSON headers, configs, metadata keys
+  extra=()
+  case $t in
+    text_data) ;;
+    cli_args) extra=(-dict=fuzz/cli.dict -close_fd_mask=3) ;;  # help texts and usage errors: not the log's
+    *) extra=(-dict=fuzz/json.dict) ;;                             # JSON headers, configs, metadata keys
+  esac
   log=$build/logs/$t.log
   # 2 GiB of RSS, 1 GiB per allocation, 10 s per input: a hostile file must be refused before it costs more.
   if "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" "$corpus" "fuzz/corpus/$t" \
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${extra[@]}" "$corpus" "fuzz/corpus/$t" \
     >"$log" 2>&1; then
     status=ok
   else
@@ -51,7 +55,7 @@ for t in $targets; do
   cov=$(echo "$done_line" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || echo "?")
   ft=$(echo "$done_line" | grep -oE 'ft: [0-9]+' | grep -oE '[0-9]+' || echo "?")
   crashes=$(ls "$build/artifacts" | grep -c "^$t-" || true)
-  echo "fuzz $t: ${seconds}s, ${execs} executions, cov ${cov}, ft ${ft}, ${crashes} crash files: $status"
+  echo "fuzz $t: up to ${seconds}s, ${execs} executions, cov ${cov}, ft ${ft}, ${crashes} crash files: $status"
   if [ "$status" = FAILED ]; then
     grep -E 'ERROR|SUMMARY|invariant|Test unit written|==[0-9]+==' "$log" | head -20 >&2 || true
     echo "fuzz $t: full log in $log" >&2
