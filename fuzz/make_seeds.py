@@ -2,7 +2,7 @@
 """Writes the seed corpora of fuzz/corpus/ (committed; run again only when a format changes):
 tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state),
 safetensors files in every dtype the reader converts, the configs those checkpoints carry, and texts and
-vocabularies for the tokenizer. Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
+vocabularies for the tokenizer, and command lines (NUL-separated words). Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
 import json
 import os
 import struct
@@ -94,6 +94,15 @@ def main():
           b"\"don't go!\" <|endoftext|> The END. _ masks _")
     write("text_data", "unicode.txt", b"\x05caf\xc3\xa9 \xc4\xb0stanbul \xe2\x84\xaaelvin \xff\xfe na\xefve \xf0\x9f\x98\x80")
     write("text_data", "vocab.json", b"\x03" + json.dumps(["the", "cat", "don't", "<unk>", "_"]).encode())
+    for name, words in {
+        "train-toy": ["train", "--task", "toy", "--steps", "100", "--lr", "1e-3", "--save", "out.safetensors"],
+        "write": ["write", "--checkpoint", "story.safetensors", "--prompt", "once upon a _", "--count=3", "--json"],
+        "eval": ["eval", "--checkpoint", "x.safetensors", "--batches", "10"],
+        "info": ["info", "--checkpoint=a.safetensors", "--json"],
+        "help": ["help", "train"],
+        "version": ["--version"],
+    }.items():
+        write("cli_args", name, "\0".join(words))
 
 
 if __name__ == "__main__":
