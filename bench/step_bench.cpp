@@ -10,13 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/cpu/thread_pool.hpp"
-#include "data/sort_task.hpp"
-#include "nn/model.hpp"
-#include "optim/adam.hpp"
-#include "optim/clip_grad.hpp"
-#include "sample/left_to_right.hpp"
-#include "train/losses.hpp"
+#include "runtime.hpp"
+#include "tinyformer.hpp"
 
 using namespace tf;
 
@@ -49,7 +44,7 @@ nlohmann::json transformer_step(bool causal, int reps) {
   MyTransformer net(c, rng);
   Adam opt(net.named_parameters(), 1e-3f);
   Ids x0 = random_batch(rng, 64, 32, 2000);
-  uint64_t f0 = flop_count();
+  uint64_t f0 = runtime::flops_done();
   double ms = ms_per_call(
       [&] {
         opt.zero_grad();
@@ -58,7 +53,8 @@ nlohmann::json transformer_step(bool causal, int reps) {
         opt.step();
       },
       3, reps);
-  double gflop = static_cast<double>(flop_count() - f0) / (3 + reps) * 1e-9;  // the same work every step
+  double gflop =
+      static_cast<double>(runtime::flops_done() - f0) / (3 + reps) * 1e-9;  // the same work every step
   return {{"ms", ms}, {"gflop_per_step", gflop}, {"gflops_per_s", gflop / ms * 1e3}};
 }
 
@@ -94,7 +90,7 @@ double story_ms(bool use_cache, int reps) {
 int main(int argc, char** argv) {
   int reps = argc > 1 ? std::stoi(argv[1]) : 10;
   for (int threads : {1, 2}) {
-    ThreadPool::instance().set_threads(threads);
+    runtime::set_threads(threads);
     nlohmann::json j = {{"threads", threads},
                         {"diffusion", transformer_step(false, reps)},
                         {"causal", transformer_step(true, reps)},

@@ -4,11 +4,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "data/fetch.hpp"
-#include "data/story_grammar.hpp"
-#include "data/text_file.hpp"
 #include "progress_bar.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 

@@ -5,13 +5,10 @@
 #include <cmath>
 
 #include "args.hpp"
-#include "autograd/node.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "data_source.hpp"
-#include "io/finite_check.hpp"
-#include "io/model_loader.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
@@ -38,16 +35,14 @@ void eval_options(OptionTable& o) {
 
 int eval_command(const Args& a) {
   apply_threads(a);
-  Checkpoint ck = load_checkpoint(a.str("checkpoint"));
-  check_checkpoint_finite(ck, "cannot evaluate " + a.str("checkpoint"));
-  std::unique_ptr<Model> model = load_model(ck, device_option(a));
-  std::string task_name = task_of(ck);
-  TrainConfig c = run_config(ck);  // the run's own sequence length and batch
-  std::unique_ptr<Task> task = make_task(c, story_data_for(ck, a));
+  SavedRun run = load_saved_run(a.str("checkpoint"));
+  check_checkpoint_finite(run.file, "cannot evaluate " + a.str("checkpoint"));
+  std::unique_ptr<Model> model = build_model(run, device_option(a));
+  std::unique_ptr<Task> task = task_for(run, story_data_for(run, a));  // the run's own sequence length
   Rng rng(static_cast<uint64_t>(a.integer("seed")));
   nlohmann::json result = {
-      {"task", task_name}, {"model", kind_name(model->config().kind)}, {"step", ck.step}};
-  if (task_name == "stories") result["seq_len"] = c.seq_len;
+      {"task", task_name(run.task)}, {"model", kind_name(model->config().kind)}, {"step", run.step()}};
+  if (run.task == TaskKind::Stories) result["seq_len"] = task_config(run).seq_len;
   if (std::optional<float> v = task->validation_loss(*model)) {
     result["loss"] = *v;
   } else {

@@ -8,28 +8,26 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
-#include "interp/parameter_table.hpp"
-#include "io/model_loader.hpp"
 #include "printable.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
 namespace {
 
 // The table a person reads. Every string from the file goes through printable(): it may hold escapes.
-void print_table(const std::string& path, const Checkpoint& ck, const std::vector<ParameterRow>& rows,
-                 int64_t total) {
+void print_table(const std::string& path, const SavedRun& run, const nlohmann::json& table) {
   std::printf("%s\n", printable(path).c_str());
-  std::printf("  config  %s\n  step    %lld\n  vocab   %zu tokens\n", printable(ck.config_json).c_str(),
-              static_cast<long long>(ck.step), ck.vocab.size());
-  for (const auto& [k, v] : ck.metadata)
+  std::printf("  task    %s%s\n  config  %s\n  step    %lld\n  vocab   %zu tokens\n",
+              task_name(run.task).c_str(), run.resumable() ? " (resumable)" : " (weights only)",
+              run.model.to_json().c_str(), static_cast<long long>(run.step()), run.vocab().size());
+  for (const auto& [k, v] : run.file.metadata)
     std::printf("  %-24s %s\n", printable(k).c_str(), printable(v).c_str());
   std::printf("\n  %-44s %-16s %12s\n", "parameter", "shape", "count");
-  for (const ParameterRow& r : rows)
-    std::printf("  %-44s %-16s %12lld\n", printable(r.name).c_str(), r.shape.c_str(),
-                static_cast<long long>(r.count));
-  std::printf("\n  total %lld parameters\n", static_cast<long long>(total));
+  for (const auto& r : table["rows"])
+    std::printf("  %-44s %-16s %12lld\n", printable(r["name"].get<std::string>()).c_str(),
+                r["shape"].get<std::string>().c_str(), r["count"].get<long long>());
+  std::printf("\n  total %lld parameters\n", table["total"].get<long long>());
 }
 
 }  // namespace
@@ -40,18 +38,19 @@ void info_options(OptionTable& o) {
 }
 
 int info_command(const Args& a) {
-  Checkpoint ck = load_checkpoint(a.str("checkpoint"));
-  std::unique_ptr<Model> model = load_model(ck);
-  std::vector<ParameterRow> rows = parameter_table(model->module());
-  if (!a.flag("json")) print_table(a.str("checkpoint"), ck, rows, model->module().parameter_count());
+  SavedRun run = load_saved_run(a.str("checkpoint"));
+  build_model(run);  // every name and shape checked against the model the config makes
+  nlohmann::json d = describe_saved_run(run);
+  if (!a.flag("json")) print_table(a.str("checkpoint"), run, d["table"]);
   nlohmann::json groups = nlohmann::json::object();
-  for (const auto& [group, n] : parameter_groups(rows)) groups[group] = n;
-  print_json_line({{"config", nlohmann::json::parse(ck.config_json)},
-                   {"step", ck.step},
-                   {"parameters", model->module().parameter_count()},
+  for (const auto& g : d["table"]["groups"]) groups[g["group"].get<std::string>()] = g["count"];
+  print_json_line({{"config", d["config"]},
+                   {"task", d["task"]},
+                   {"step", run.step()},
+                   {"parameters", d["parameters"]},
                    {"groups", groups},
-                   {"metadata", ck.metadata},
-                   {"optimizer_state", !ck.optimizer_state.empty()}});
+                   {"metadata", run.file.metadata},
+                   {"optimizer_state", !run.file.optimizer_state.empty()}});
   return 0;
 }
 

@@ -11,11 +11,9 @@
 #include "common.hpp"
 #include "data_source.hpp"
 #include "interrupt.hpp"
-#include "io/checkpoint.hpp"
 #include "jsonl_log.hpp"
 #include "progress_bar.hpp"
-#include "train/trainer.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
@@ -63,20 +61,20 @@ std::shared_ptr<const StoryData> story_data(const Args& a, TrainConfig& c) {
 
 std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
   if (a.has("resume")) {
-    Checkpoint ck = load_checkpoint(a.str("resume"));
-    auto trainer = Trainer::resume(
-        ck, make_task(TrainConfig::from_json(ck.metadata.at("tinyformer.train")), story_data_for(ck, a)),
-        device);
+    SavedRun run = load_saved_run(a.str("resume"));
+    std::optional<TaskKind> expected;
+    if (a.has("task")) expected = parse_task(a.str("task"));
+    auto trainer = resume_run(run, story_data_for(run, a), device, expected);
     std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(),
-                 static_cast<long long>(ck.step));
+                 static_cast<long long>(run.step()));
     return trainer;
   }
   TrainConfig c = checking_options([&] { return config_from(a); });
-  std::shared_ptr<const StoryData> data = c.task == "stories" ? story_data(a, c) : nullptr;
+  std::shared_ptr<const StoryData> data = c.task == TaskKind::Stories ? story_data(a, c) : nullptr;
   checking_options([&] { c.validate(); });
   auto trainer = std::make_unique<Trainer>(c, make_task(c, data), device);
   if (a.has("init-from")) {
-    trainer->load_weights(load_checkpoint(a.str("init-from")));
+    trainer->load_weights(load_saved_run(a.str("init-from")).file);
     std::fprintf(stderr, "weights from %s\n", a.str("init-from").c_str());
   }
   return trainer;
@@ -137,7 +135,7 @@ StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar&
 nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals& t, bool saved) {
   const TrainConfig& c = trainer.config();
   nlohmann::json result = {
-      {"task", c.task},
+      {"task", task_name(c.task)},
       {"model", kind_name(c.model.kind)},
       {"causal", c.model.causal},
       {"rotary", c.model.rotary},
@@ -207,7 +205,7 @@ int train_command(const Args& a) {
   std::unique_ptr<JsonlLog> log = a.has("log") ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
   std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
                static_cast<long long>(trainer->model().module().parameter_count()),
-               device_name(device).c_str(), c.task.c_str());
+               device_name(device).c_str(), task_name(c.task).c_str());
 
   ProgressBar bar("train", total);
   Totals totals;

@@ -7,11 +7,8 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
-#include "data/word_codec.hpp"
-#include "io/model_loader.hpp"
 #include "printable.hpp"
-#include "sample/write_text.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
@@ -54,8 +51,8 @@ void write_options(OptionTable& o) {
 
 int write_command(const Args& a) {
   apply_threads(a);
-  Checkpoint ck = load_checkpoint(a.str("checkpoint"));
-  std::unique_ptr<Model> model = load_model(ck, device_option(a));
+  SavedRun run = load_saved_run(a.str("checkpoint"));
+  std::unique_ptr<Model> model = build_model(run, device_option(a));
   if (model->sorter()) {
     if (!a.has("input")) throw UsageError("the sorter needs --input \"ten digits\"");
     nlohmann::json r = sort_digits(*model, a);
@@ -67,7 +64,7 @@ int write_command(const Args& a) {
     print_json_line(r);
     return 0;
   }
-  TF_CHECK(!ck.vocab.empty(), "this checkpoint holds no vocabulary to write with");
+  TF_CHECK(!run.vocab().empty(), "this checkpoint holds no vocabulary to write with");
   WriteRequest r;
   r.prompt = a.str("prompt");
   r.suffix = a.str("suffix");
@@ -79,7 +76,7 @@ int write_command(const Args& a) {
   r.temperature = static_cast<float>(a.number("temperature"));
   r.seed = static_cast<uint64_t>(a.integer("seed"));
   // write_text checks the request against the model before it writes: its errors are about the options.
-  nlohmann::json result = checking_options([&] { return write_text(*model, WordCodec(ck.vocab), r); });
+  nlohmann::json result = checking_options([&] { return write_text(*model, WordCodec(run.vocab()), r); });
   if (!a.flag("json"))
     for (const auto& st : result["stories"])
       std::printf("%s\n", printable(st["text"].get<std::string>()).c_str());

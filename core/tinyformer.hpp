@@ -1,52 +1,70 @@
-// Tinyformer: a small tensor/autograd library and the course's transformers, in C++17.
+// Tinyformer: a small tensor/autograd library and the course's transformers, in C++17. This header and
+// runtime.hpp are the public API: the CLI, the WebAssembly bindings and the benchmarks of the public path
+// include these two and nothing else of the core (scripts/check-public-api.sh fails CI otherwise).
 //
-// Tensors are float32, row-major, up to four dimensions, on the CPU (xsimd kernels, a thread pool) or a
+// Tensors are float32, row-major, up to four dimensions, on the CPU (SIMD kernels, a thread pool) or a
 // CUDA device. Ops take tensors and return new ones; when an input requires grad, the op records how to
 // pass gradients back, and backward() on a scalar fills the .grad() of every parameter that led to it.
-// Models are Modules with named parameters; optimizers, schedules, losses, samplers and checkpoints work
-// on them. The same code is compiled to WebAssembly for the lab page.
+// Models are Modules with named parameters; optimizers, schedules, losses and samplers work on them.
+// A run (a Trainer and its task) is held by a Session; it saves to a checkpoint, one safetensors file
+// (docs/checkpoints.md), which comes back as a SavedRun: typed, and checked against its tensors before
+// anything is built from it. The same code is compiled to WebAssembly for the lab page.
 //
-// A worked example — train the toy transformer of the course for a few steps, then look inside:
+// A worked example (tests/public_api/example.cpp compiles and runs exactly these lines): train the
+// course's toy transformer for a few hundred steps, look inside, save the run and open it again.
 //
-//   #include "tinyformer.hpp"
-//   using namespace tf;
+// example begin
+//   TrainConfig config = TrainConfig::for_task("toy");  // MyTransformer(14, 32, 1, 1), Adam 1e-3, batch 64
+//   config.steps = 300;
+//   std::unique_ptr<Session> run = Session::create(config, nullptr);
+//   float first = run->step(1).losses[0];             // the diffusion loss, about 11.6 at the start
+//   float last = run->step(299).losses.back();        // about 0.3 after 300 steps
 //
-//   TrainConfig config = TrainConfig::for_task("toy");   // MyTransformer(14, 32, 1, 1), Adam 1e-3, batch 64
-//   Trainer trainer(config, make_task(config));
-//   for (int i = 0; i < 1500; ++i) trainer.step();      // the diffusion loss falls to about 0.50
+//   const TokenModel& net = run->model().token_model("looking inside");
+//   Tensor logits = net.forward(Ids(toy::encode("the _ is alive"), Shape{1, 4}));  // [1, 4, 14]
+//   Tensor weights = net.attention_weights()[0];                                 // [1, 1, 4, 4]
 //
-//   const TokenModel& net = trainer.model().token_model("looking inside");
-//   Tensor logits = net.forward(Ids(toy::encode("the _ is alive"), Shape{1, 4}));   // [1, 4, 14]
-//   Tensor weights = net.attention_weights()[0];                                     // [1, 1, 4, 4]
-//   save_checkpoint("toy.safetensors", trainer.checkpoint());
+//   std::vector<uint8_t> file = save_checkpoint_bytes(run->checkpoint());  // or save_checkpoint(path, ...)
+//   SavedRun saved = load_saved_run_bytes(file.data(), file.size());        // or load_saved_run(path)
+//   std::unique_ptr<Session> again = Session::resume(saved, nullptr);       // step 300, the same optimizer
+// example end
 //
 // The layers underneath: ops (ops/ops.hpp) over a backend interface (backend/backend.hpp) with CPU,
-// reference and CUDA implementations; nn/ builds the networks from ops alone.
+// reference and CUDA implementations; nn/ builds the networks from ops alone; run/ holds runs and files.
 #pragma once
 
 #include "autograd/node.hpp"
-#include "backend/backend.hpp"
-#include "backend/cpu/thread_pool.hpp"
+#include "data/fetch.hpp"  // native builds only (libcurl); h3-layout moves it into cli/
 #include "data/sort_task.hpp"
 #include "data/story_grammar.hpp"
+#include "data/text_file.hpp"
+#include "data/tokenizer.hpp"
 #include "data/toy_language.hpp"
 #include "data/utf8.hpp"
 #include "data/vocabulary.hpp"
+#include "data/word_codec.hpp"
+#include "interp/attention_maps.hpp"
+#include "interp/figure.hpp"
 #include "interp/parameter_table.hpp"
 #include "interp/pieces.hpp"
 #include "interp/rollout.hpp"
 #include "interp/saliency.hpp"
 #include "io/checkpoint.hpp"
 #include "io/file_bytes.hpp"
-#include "io/model_loader.hpp"
+#include "io/finite_check.hpp"
+#include "io/json_fields.hpp"
 #include "nn/model.hpp"
 #include "ops/ops.hpp"
 #include "optim/adam.hpp"
 #include "optim/clip_grad.hpp"
 #include "optim/schedule.hpp"
 #include "optim/sgd.hpp"
+#include "run/saved_run.hpp"
+#include "run/session.hpp"
+#include "sample/guesser.hpp"
 #include "sample/left_to_right.hpp"
 #include "sample/undiffuse.hpp"
+#include "sample/write_text.hpp"
 #include "tensor/tensor.hpp"
 #include "train/losses.hpp"
 #include "train/trainer.hpp"

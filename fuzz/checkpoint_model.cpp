@@ -1,10 +1,10 @@
 // Fuzz target: a checkpoint file from an attacker, taken the way `tinyformer write` and the page take it:
-// bytes -> checkpoint -> model -> a few words written (or ten digits sorted), and the checkpoint written
-// back. Refusals are tf::Errors; a file that loads must save again (unless it holds non-finite values, which
-// the writer refuses) and load to the same step, vocabulary and tensors.
+// bytes -> checkpoint -> saved run (sizes checked) -> model -> a few words written (or ten digits sorted),
+// and the checkpoint written back. Refusals are tf::Errors; a file that loads must save again (unless it
+// holds non-finite values, which the writer refuses) and load to the same step, vocabulary and tensors.
 #include "fuzz_check.hpp"
 #include "io/checkpoint.hpp"
-#include "io/model_loader.hpp"
+#include "run/saved_run.hpp"
 #include "sample/write_text.hpp"
 #include "util/error.hpp"
 
@@ -31,8 +31,9 @@ void check_round_trip(const Checkpoint& ck) {
   Checkpoint again = load_checkpoint_bytes(bytes);
   FUZZ_CHECK(again.step == ck.step && again.vocab == ck.vocab && again.rng_state == ck.rng_state,
              "step, vocabulary or RNG state changed in a round trip");
-  FUZZ_CHECK(again.config_json == ck.config_json && again.metadata == ck.metadata,
-             "config or metadata changed in a round trip");
+  FUZZ_CHECK(again.config_json == ck.config_json && again.metadata == ck.metadata &&
+                 again.train_config_json == ck.train_config_json && again.task == ck.task,
+             "config, training config, task or metadata changed in a round trip");
   FUZZ_CHECK(again.params.size() == ck.params.size(), "parameter count changed in a round trip");
   for (size_t i = 0; i < ck.params.size(); ++i)
     FUZZ_CHECK(fuzz::same_bits(again.params[i].second.to_vector(), ck.params[i].second.to_vector()),
@@ -65,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   check_round_trip(ck);
   try {
-    std::unique_ptr<Model> model = load_model(ck);
+    std::unique_ptr<Model> model = build_model(read_saved_run(ck));
     use_model(*model, ck);
   } catch (const Error&) {
   }

@@ -104,15 +104,17 @@ export interface StoryText {
 // "_" is the mask; story words outside the vocabulary become <unk>, toy/sort words must exist) or ids.
 export type TokenInput = string | number[] | Int32Array;
 
+// What a checkpoint holds, read without building its model (the sizes were checked against its config).
 export interface CheckpointInfo {
   config: ModelConfig;
-  train?: TrainConfig;       // present when the file holds a training run
-  task?: TaskName;
+  train: TrainConfig | null; // null in a weights-only file
+  task: TaskName;            // stored in the file (older files: from the training config or the model)
   step: number;
   vocab: string[];           // empty when the file stores none
   parameters: number;        // total parameter count
-  resumable: boolean;        // holds optimizer state (loadRun works)
-  metadata: Record<string, string>;
+  table: ParameterReport;    // a row per stored parameter, totals per group
+  resumable: boolean;        // holds a training config and optimizer state (loadRun works)
+  metadata: Record<string, string>;  // the file's other metadata
 }
 
 // ---------------------------------------------------------------- the module
@@ -242,7 +244,12 @@ export interface Model {
   // Token models with a vocabulary: stories by undiffusing or left to right (course C2, C3, C7, C8).
   write(options?: WriteOptions): { sampler: string; stories: WrittenStory[] };
   parameters(): ParameterReport;
-  // A safetensors checkpoint (weights, config, vocabulary; a Run adds optimizer state, step and RNG).
+  // One parameter by its name (docs/checkpoints.md lists them), copied out of wasm memory.
+  parameter(name: string): TensorData;
+  // Copies every parameter of another Model or Run in memory into this one, by name; names and shapes are
+  // checked first and on an error nothing changes (course C10). A Run keeps its optimizer state.
+  copyWeightsFrom(other: Model): void;
+  // A safetensors checkpoint (weights, config, vocabulary, task; a Run adds optimizer state, step and RNG).
   checkpoint(): Uint8Array;
   delete(): void;
   // The same as delete(), for `using` (explicit resource management); present where the runtime has
@@ -272,7 +279,8 @@ export interface Run extends Model {
   // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
   // accuracy on 2000 fresh inputs, stories validation loss.
   evaluate(seed?: number): any;
-  // Parameters from a checkpoint (course C10: diffusion from a causal model); optimizer state stays fresh.
+  // Parameters from a checkpoint's bytes (copyWeightsFrom a model opened for the moment); the optimizer
+  // state stays as it is.
   loadWeights(bytes: Uint8Array): void;
   // Course C10: switch the transformer's attention between causal and full.
   setCausal(causal: boolean): void;

@@ -198,15 +198,15 @@ class Tinyformer {
   createRun(config, text) {
     if (!config || typeof config.task !== 'string') fail('createRun needs a config with a task: toy, sort or stories');
     const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), config);
-    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(merged), text ?? null)));
+    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(merged), text ?? null)), this.#wasm);
   }
   loadRun(bytes, text) {
     const b = bytesOf(bytes);
-    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null)));
+    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null)), this.#wasm);
   }
   loadModel(bytes) {
     const b = bytesOf(bytes);
-    return new Model(guard(() => this.#wasm.loadModel(b)));
+    return new Model(guard(() => this.#wasm.loadModel(b)), this.#wasm);
   }
   inspectCheckpoint(bytes) {
     const b = bytesOf(bytes);
@@ -241,9 +241,11 @@ class Tinyformer {
 
 class Model {
   #handle;
+  #wasm;
 
-  constructor(handle) {
+  constructor(handle, wasm) {
     this.#handle = handle;
+    this.#wasm = wasm;
     this.config = JSON.parse(handle.configJson());
     this.vocabulary = JSON.parse(handle.vocabularyJson());
   }
@@ -254,6 +256,10 @@ class Model {
   delete() {
     if (this.#handle) this.#handle.delete();
     this.#handle = null;
+  }
+
+  get _wasm() {
+    return this.#wasm;
   }
 
   // The live Embind handle, or an error once delete() was called.
@@ -333,6 +339,16 @@ class Model {
   parameters() {
     return JSON.parse(guard(() => this._h.parameters()));
   }
+  // One parameter by its name ('embed.weight'), copied out: {data: Float32Array, shape}.
+  parameter(name) {
+    return guard(() => this._h.parameter(String(name)));
+  }
+  // Every parameter of another model or run in memory, copied in by name (names and shapes are checked
+  // first; on an error nothing changes). A run keeps its optimizer state.
+  copyWeightsFrom(other) {
+    if (!(other instanceof Model)) fail('copyWeightsFrom needs a Model or Run of this module');
+    guard(() => this._h.copyWeightsFrom(other._h));
+  }
   checkpoint() {
     return guard(() => this._h.checkpoint());
   }
@@ -343,8 +359,8 @@ class Model {
 if (typeof Symbol.dispose === 'symbol') Model.prototype[Symbol.dispose] = Model.prototype.delete;
 
 class Run extends Model {
-  constructor(handle) {
-    super(handle);
+  constructor(handle, wasm) {
+    super(handle, wasm);
     this.trainConfig = JSON.parse(guard(() => handle.trainConfigJson()));
     this.task = this.trainConfig.task;
   }
@@ -366,9 +382,15 @@ class Run extends Model {
   evaluate(seed = 123) {
     return JSON.parse(guard(() => this._h.evaluate(seed)));
   }
+  // The parameters of a checkpoint's bytes (a Model opened for the moment, copied in, released).
   loadWeights(bytes) {
     const b = bytesOf(bytes);
-    guard(() => this._h.loadWeights(b));
+    const source = new Model(guard(() => this._wasm.loadModel(b)), this._wasm);
+    try {
+      this.copyWeightsFrom(source);
+    } finally {
+      source.delete();
+    }
   }
   setCausal(causal) {
     guard(() => this._h.setCausal(Boolean(causal)));

@@ -1,6 +1,5 @@
 // Safetensors bytes in the page (8-byte little-endian header length, a JSON header of {name: {dtype, shape,
-// data_offsets}, __metadata__: {key: string}}, then the data). The worker reads one float32 tensor for
-// course A2, where the page shows rows of a model's token table; the training panel adds its loss history
+// data_offsets}, __metadata__: {key: string}}, then the data). The training panel adds its loss history
 // to a downloaded checkpoint's metadata and reads it back, and refuses to save a run whose numbers are not
 // finite. Everything else goes through the wasm module.
 export const LOSSES_KEY = 'tinyformer.losses';  // JSON array: the loss of every step, in order

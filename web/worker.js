@@ -3,7 +3,6 @@
 // steps sized to about a quarter second, yielding to the event loop between them so pause, stop and other
 // requests (attention maps, writing) are answered while a run trains.
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
-import { readTensor } from './safetensors.js';
 
 const CHUNK_SECONDS = 0.25;
 
@@ -77,13 +76,13 @@ function createRun({ slot, config }) {
   return place(slot, run, true);
 }
 
+// A resumable file becomes a run, any other a model to view; the checkpoint says which, and its task.
 // weightsOnly: load a run's file as a model (a story run before any story text is chosen).
 function loadRun({ slot, bytes, weightsOnly = false }) {
   const m = needModule();
   const info = m.inspectCheckpoint(bytes);
   if (!info.resumable || weightsOnly) return place(slot, m.loadModel(bytes), false);
-  const task = info.task || (info.train && info.train.task);
-  return place(slot, m.loadRun(bytes, task === 'stories' ? storyText() : undefined), true);
+  return place(slot, m.loadRun(bytes, info.task === 'stories' ? storyText() : undefined), true);
 }
 
 // Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
@@ -92,7 +91,7 @@ function loadWeights({ slot, from }) {
   const source = slotOf(from).handle;
   const target = slotOf(slot);
   if (!target.isRun) throw new Error(`${slot} is not a training run`);
-  target.handle.loadWeights(source.checkpoint());
+  target.handle.copyWeightsFrom(source);
   target.handle.setCausal(false);
   return describe(slot);
 }
@@ -143,7 +142,7 @@ function callMethod({ slot, method, args = [] }) {
 function embeddingRows({ slot, input }) {
   const { handle } = slotOf(slot);
   const ids = handle.encode(input);
-  const table = readTensor(handle.checkpoint(), 'embed.weight');
+  const table = handle.parameter('embed.weight');
   const dim = table.shape[1];
   const rows = new Float32Array(ids.length * dim);
   ids.forEach((id, i) => rows.set(table.data.subarray(id * dim, (id + 1) * dim), i * dim));

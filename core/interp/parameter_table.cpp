@@ -17,9 +17,9 @@ std::string parameter_group(const std::string& name) {
   return "embedding";
 }
 
-std::vector<ParameterRow> parameter_table(const Module& model) {
+std::vector<ParameterRow> parameter_table(const std::vector<std::pair<std::string, Tensor>>& params) {
   std::vector<ParameterRow> rows;
-  for (const auto& [name, t] : model.named_parameters()) {
+  for (const auto& [name, t] : params) {
     std::string shape = t.shape().str();
     rows.push_back({name, shape, parameter_group(name), t.numel()});
   }
@@ -36,6 +36,18 @@ std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<
       it->second += r.count;
   }
   return out;
+}
+
+nlohmann::json parameter_table_json(const std::vector<std::pair<std::string, Tensor>>& params) {
+  std::vector<ParameterRow> rows = parameter_table(params);
+  nlohmann::json table = nlohmann::json::array(), groups = nlohmann::json::array();
+  int64_t total = 0;
+  for (const ParameterRow& r : rows) {
+    table.push_back({{"name", r.name}, {"shape", r.shape}, {"group", r.group}, {"count", r.count}});
+    total += r.count;
+  }
+  for (const auto& [g, n] : parameter_groups(rows)) groups.push_back({{"group", g}, {"count", n}});
+  return {{"rows", table}, {"groups", groups}, {"total", total}};
 }
 
 double block_parameter_estimate(int64_t layers, int64_t d) {

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "nn/module.hpp"
 
 namespace tf {
@@ -14,7 +16,13 @@ struct ParameterRow {
   int64_t count;
 };
 
-std::vector<ParameterRow> parameter_table(const Module& model);
+std::vector<ParameterRow> parameter_table(const std::vector<std::pair<std::string, Tensor>>& params);
+inline std::vector<ParameterRow> parameter_table(const Module& model) {
+  return parameter_table(model.named_parameters());
+}
+// What `info` prints and the page shows: {"rows": [{name, shape, group, count}], "groups": [{group,
+// count}], "total": count}, from a model's parameters or a checkpoint's tensors alike.
+nlohmann::json parameter_table_json(const std::vector<std::pair<std::string, Tensor>>& params);
 // Totals per group, in first-seen order.
 std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<ParameterRow>& rows);
 std::string parameter_group(const std::string& name);

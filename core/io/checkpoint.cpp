@@ -7,6 +7,7 @@
 
 #include "io/file_bytes.hpp"
 #include "io/finite_check.hpp"
+#include "io/json_fields.hpp"
 #include "io/safetensors.hpp"
 #include "nn/model_config.hpp"
 #include "util/error.hpp"
@@ -20,7 +21,8 @@ namespace keys = checkpoint_keys;
 bool is_optimizer_name(const std::string& name) { return name.rfind(kOptimizerPrefix, 0) == 0; }
 
 bool is_reserved_key(const std::string& key) {
-  for (const char* k : {keys::kFormat, keys::kConfig, keys::kVocab, keys::kStep, keys::kRng})
+  for (const char* k :
+       {keys::kFormat, keys::kConfig, keys::kVocab, keys::kStep, keys::kRng, keys::kTrain, keys::kTask})
     if (key == k) return true;
   return false;
 }
@@ -56,8 +58,15 @@ std::string dump_or_fail(const Json& j, const char* what) {
   }
 }
 
+// The vocabulary, when there is one, names every token the model has.
+void check_vocab_size(const std::vector<std::string>& vocab, const ModelConfig& config) {
+  TF_CHECK(vocab.empty() || static_cast<int64_t>(vocab.size()) == config.vocab, "checkpoint vocabulary has ",
+           vocab.size(), " entries but the model config says vocab ", config.vocab);
+}
+
 std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
-  ModelConfig::from_json(ck.config_json);  // refuse to write a file that cannot be loaded back
+  // refuse to write a file that cannot be loaded back
+  check_vocab_size(ck.vocab, ModelConfig::from_json(ck.config_json));
   TF_CHECK(ck.step >= 0, "checkpoint step must be non-negative, got ", ck.step);
   std::map<std::string, std::string> m;
   for (const auto& [key, value] : ck.metadata) {
@@ -69,6 +78,8 @@ std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
   m[keys::kConfig] = ck.config_json;
   m[keys::kStep] = std::to_string(ck.step);
   if (!ck.vocab.empty()) m[keys::kVocab] = dump_or_fail(Json(ck.vocab), "vocabulary");
+  if (!ck.train_config_json.empty()) m[keys::kTrain] = ck.train_config_json;
+  if (!ck.task.empty()) m[keys::kTask] = ck.task;
   if (!ck.rng_state.empty()) {
     Json words = Json::array();  // decimal strings: JavaScript's JSON.parse would round 64-bit numbers
     for (uint64_t w : ck.rng_state) words.push_back(std::to_string(w));
@@ -96,8 +107,17 @@ const std::string& required(const std::map<std::string, std::string>& m, const c
   return it->second;
 }
 
+// Metadata JSON, depth-limited; `what` is what the value should be ("a JSON array of strings").
+Json parse_value(const std::string& text, const std::string& name, const char* what) {
+  try {
+    return json_fields::parse(text, "checkpoint " + name);
+  } catch (const Error& e) {
+    fail("checkpoint ", name, " is not ", what, ": ", e.what());
+  }
+}
+
 std::vector<std::string> parse_vocab(const std::string& text) {
-  Json j = Json::parse(text, nullptr, false);
+  Json j = parse_value(text, "vocabulary", "a JSON array of strings");
   TF_CHECK(j.is_array(), "checkpoint vocabulary is not a JSON array of strings");
   std::vector<std::string> vocab;
   for (const Json& word : j) {
@@ -108,7 +128,7 @@ std::vector<std::string> parse_vocab(const std::string& text) {
 }
 
 std::vector<uint64_t> parse_rng(const std::string& text) {
-  Json j = Json::parse(text, nullptr, false);
+  Json j = parse_value(text, "RNG state", "a JSON array of decimal strings");
   TF_CHECK(j.is_array(), "checkpoint RNG state is not a JSON array of decimal strings");
   std::vector<uint64_t> state;
   for (const Json& word : j) {
@@ -129,8 +149,9 @@ void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) 
   TF_CHECK(format == kCheckpointFormat, "checkpoint format '", format,
            "' is not supported (this build reads ", kCheckpointFormat, ")");
   ck.config_json = required(m, keys::kConfig);
+  ModelConfig config;
   try {
-    ModelConfig::from_json(ck.config_json);
+    config = ModelConfig::from_json(ck.config_json);
   } catch (const Error& e) {
     fail("checkpoint ", e.what());
   }
@@ -141,9 +162,22 @@ void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) 
       ck.step = parse_step(value);
     else if (key == keys::kRng)
       ck.rng_state = parse_rng(value);
+    else if (key == keys::kTrain)
+      ck.train_config_json = value;
+    else if (key == keys::kTask)
+      ck.task = value;
     else if (!is_reserved_key(key))
       ck.metadata[key] = value;
   }
+  check_vocab_size(ck.vocab, config);
+}
+
+// The optimizer's name of a stored tensor: "optim.x" is "x"; files written before the optimizer's own
+// "optim." was dropped from file names hold "optim.optim.x", which is the same "x".
+std::string optimizer_name(const std::string& stored) {
+  const size_t n = std::string(kOptimizerPrefix).size();
+  std::string name = stored.substr(n);
+  return is_optimizer_name(name) ? name.substr(n) : name;
 }
 
 Tensor to_tensor(const SafetensorsTensor& t) {
@@ -165,7 +199,7 @@ Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size) {
   read_metadata(file.metadata, ck);
   for (const SafetensorsTensor& t : file.tensors) {
     if (is_optimizer_name(t.name))
-      ck.optimizer_state.emplace_back(t.name.substr(std::string(kOptimizerPrefix).size()), to_tensor(t));
+      ck.optimizer_state.emplace_back(optimizer_name(t.name), to_tensor(t));
     else
       ck.params.emplace_back(t.name, to_tensor(t));
   }
@@ -177,7 +211,8 @@ void save_checkpoint(const std::string& path, const Checkpoint& ck) {
 }
 
 Checkpoint load_checkpoint(const std::string& path) {
-  return parse_file(path, [](const std::vector<uint8_t>& bytes) { return load_checkpoint_bytes(bytes); });
+  return parse_file(path, kMaxCheckpointBytes,
+                    [](const std::vector<uint8_t>& bytes) { return load_checkpoint_bytes(bytes); });
 }
 
 void load_parameters(Module& model, const Checkpoint& ck) {

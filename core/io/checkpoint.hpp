@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "io/safetensors.hpp"
+#include "nn/model_config.hpp"
 #include "nn/module.hpp"
 #include "tensor/tensor.hpp"
 
@@ -23,6 +25,8 @@ constexpr const char* kConfig = "tinyformer.config";  // ModelConfig::to_json()
 constexpr const char* kVocab = "tinyformer.vocab";    // JSON array of strings; absent when there is none
 constexpr const char* kStep = "tinyformer.step";      // decimal
 constexpr const char* kRng = "tinyformer.rng";        // JSON array of decimal strings (Rng::state())
+constexpr const char* kTrain = "tinyformer.train";    // TrainConfig::to_json(); absent in weights-only files
+constexpr const char* kTask = "tinyformer.task";      // "toy", "sort" or "stories"
 }  // namespace checkpoint_keys
 
 constexpr const char* kCheckpointFormat = "1";
@@ -33,21 +37,29 @@ struct Checkpoint {
   std::vector<std::string> vocab;               // token strings by id; empty = not stored
   int64_t step = 0;                             // training steps done
   std::vector<uint64_t> rng_state;              // Rng::state(); empty = not stored
+  std::string train_config_json;                // TrainConfig::to_json(); empty = weights only
+  std::string task;                             // the task's name; empty = not stored
   std::map<std::string, std::string> metadata;  // anything else (task, schedule settings, ...)
   std::vector<std::pair<std::string, Tensor>> params;           // Module::named_parameters() names
-  std::vector<std::pair<std::string, Tensor>> optimizer_state;  // the optimizer's names, without "optim."
+  std::vector<std::pair<std::string, Tensor>> optimizer_state;  // stored as "optim." + name
 };
 
 // Refuses (tf::Error) a checkpoint whose parameters or optimizer state hold NaN or infinity.
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
-// Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format or a bad config.
+// Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format, a bad config or a
+// vocabulary whose length is not the config's vocab. Files from before the optimizer's names lost their
+// doubled prefix ("optim.optim.steps") read as today's ("optim.steps").
 Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size);
 inline Checkpoint load_checkpoint_bytes(const std::vector<uint8_t>& bytes) {
   return load_checkpoint_bytes(bytes.data(), bytes.size());
 }
 
 void save_checkpoint(const std::string& path, const Checkpoint& ck);  // temporary file, then rename
-Checkpoint load_checkpoint(const std::string& path);
+Checkpoint load_checkpoint(const std::string& path);  // refuses devices and files over kMaxCheckpointBytes
+
+// The biggest file load_checkpoint reads: a kMaxParameters model with two optimizer slots per parameter.
+constexpr uint64_t kMaxCheckpointBytes =
+    8 + kSafetensorsMaxHeader + 3 * 4 * static_cast<uint64_t>(kMaxParameters);
 
 // Copies the checkpoint's parameters into the model's, by name, onto the model's device. Every name and
 // shape is checked first: a missing or unexpected name or a shape mismatch throws and the model is untouched.

@@ -37,11 +37,28 @@ bool write_all(int fd, const uint8_t* data, size_t size) {
   return true;
 }
 
+// Refuses what is not a file to read whole: directories and devices (their size says nothing).
+void check_readable_kind(int fd, const std::string& path, uint64_t max_bytes) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return;  // the read itself will report the problem
+  const char* refused = S_ISDIR(st.st_mode)                          ? "it is a directory"
+                        : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "it is a device, not a file"
+                                                                     : nullptr;
+  if (!refused && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    fail("cannot read '", path, "': it is ", st.st_size, " bytes, over the limit of ", max_bytes);
+  }
+  if (!refused) return;
+  ::close(fd);
+  fail("cannot read '", path, "': ", refused);
+}
+
 }  // namespace
 
-std::vector<uint8_t> read_file_bytes(const std::string& path) {
+std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY);
   TF_CHECK(fd >= 0, "cannot open '", path, "': ", reason());
+  check_readable_kind(fd, path, max_bytes);
   std::vector<uint8_t> bytes;
   std::vector<uint8_t> buffer(1 << 16);  // on the heap: wasm stacks are small
   for (;;) {
@@ -53,6 +70,10 @@ std::vector<uint8_t> read_file_bytes(const std::string& path) {
       fail("cannot read '", path, "': ", why);
     }
     if (n == 0) break;
+    if (bytes.size() + static_cast<size_t>(n) > max_bytes) {
+      ::close(fd);
+      fail("cannot read '", path, "': it is over the limit of ", max_bytes, " bytes");
+    }
     bytes.insert(bytes.end(), buffer.data(), buffer.data() + n);
   }
   ::close(fd);

@@ -9,13 +9,18 @@
 
 namespace tf {
 
-// The whole file; throws tf::Error naming the path and the system's reason.
-std::vector<uint8_t> read_file_bytes(const std::string& path);
+// The most any reader takes from one file unless it says otherwise.
+constexpr uint64_t kMaxFileBytes = uint64_t{2} << 30;
+
+// The whole file; throws tf::Error naming the path and the system's reason. A directory or a device (such
+// as /dev/zero) is refused before reading, and so is a file over max_bytes (pipes: once they pass it), so
+// a hostile path never makes the reader allocate without bound.
+std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
 
 // parse(the file's bytes), with the path put in front of any tf::Error the parser throws ("'a.bin': ...").
 template <class Parse>
-auto parse_file(const std::string& path, Parse parse) {
-  std::vector<uint8_t> bytes = read_file_bytes(path);
+auto parse_file(const std::string& path, uint64_t max_bytes, Parse parse) {
+  std::vector<uint8_t> bytes = read_file_bytes(path, max_bytes);
   try {
     return parse(bytes);
   } catch (const Error& e) {

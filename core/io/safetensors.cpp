@@ -82,8 +82,10 @@ Json parse_header(const uint8_t* p, size_t n) {
     Json j = Json::parse(p, p + n, check);
     TF_CHECK(j.is_object(), "safetensors header is not a JSON object");
     return j;
-  } catch (const Json::exception& e) {
-    fail("safetensors header is not valid JSON: ", e.what());
+  } catch (const Json::parse_error& e) {
+    fail("safetensors header is not valid JSON (at byte ", e.byte, ")");
+  } catch (const Json::exception&) {
+    fail("safetensors header is not valid JSON");
   }
 }
 
@@ -274,7 +276,8 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
 }
 
 SafetensorsFile load_safetensors(const std::string& path) {
-  return parse_file(path, [](const std::vector<uint8_t>& bytes) { return read_safetensors(bytes); });
+  return parse_file(path, kMaxFileBytes,
+                    [](const std::vector<uint8_t>& bytes) { return read_safetensors(bytes); });
 }
 
 }  // namespace tf

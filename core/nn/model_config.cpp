@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_fields.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -25,20 +26,47 @@ ModelConfig ModelConfig::sorter() {
   return c;
 }
 
+int64_t ModelConfig::parameter_count() const {
+  const int64_t V = vocab, C = dim, L = max_length;
+  const int64_t norm = 2 * C, linear = C * C + C;  // a LayerNorm; a C -> C Linear with bias
+  switch (kind) {
+    case ModelKind::NoTalking:
+      return V * C + (V * C + V);  // embed, out
+    case ModelKind::WithPosition:
+      return V * C + L * C + (V * C + V);
+    case ModelKind::Transformer: {
+      // norm1, qkv (no bias), mix, norm2, mlp 0 (C -> 4C), mlp 2 (4C -> C)
+      int64_t block = norm + 3 * C * C + linear + norm + (4 * C * C + 4 * C) + (4 * C * C + C);
+      return V * C + (rotary ? 0 : L * C) + layers * block + norm + (V * C + V);
+    }
+    case ModelKind::Sorter: {
+      int64_t ffn = (4 * C * C + 4 * C) + (4 * C * C + C);
+      int64_t self_attention = 3 * (C * C + C) + linear;            // qkv with bias, mix
+      int64_t cross_attention = linear + 2 * (C * C + C) + linear;  // q, kv, mix
+      int64_t encoder = norm + self_attention + norm + ffn;
+      int64_t decoder = 3 * norm + self_attention + cross_attention + ffn;
+      return 2 * V * C + encoder_layers * encoder + decoder_layers * decoder + 2 * norm + (V * C + V);
+    }
+  }
+  return 0;
+}
+
 void ModelConfig::validate() const {
   TF_CHECK(vocab >= 2 && vocab <= 1000000, "vocab must be between 2 and 1000000, got ", vocab);
   TF_CHECK(dim >= 1 && dim <= 8192, "dim must be between 1 and 8192, got ", dim);
   TF_CHECK(max_length >= 1 && max_length <= 65536, "max_length must be between 1 and 65536, got ",
            max_length);
-  bool attends = kind == ModelKind::Transformer || kind == ModelKind::Sorter;
-  if (!attends) return;
-  TF_CHECK(heads >= 1 && dim % heads == 0, "dim ", dim, " must be a positive multiple of heads ", heads);
-  TF_CHECK(!rotary || (dim / heads) % 2 == 0, "rotary positions need an even head size, got ", dim / heads);
+  if (kind == ModelKind::Transformer || kind == ModelKind::Sorter) {
+    TF_CHECK(heads >= 1 && dim % heads == 0, "dim ", dim, " must be a positive multiple of heads ", heads);
+    TF_CHECK(!rotary || (dim / heads) % 2 == 0, "rotary positions need an even head size, got ", dim / heads);
+  }
   if (kind == ModelKind::Transformer)
     TF_CHECK(layers >= 0 && layers <= 256, "layers must be 0..256, got ", layers);
   if (kind == ModelKind::Sorter)
     TF_CHECK(encoder_layers >= 1 && decoder_layers >= 1 && encoder_layers <= 64 && decoder_layers <= 64,
              "the sorter needs 1..64 encoder and decoder layers");
+  TF_CHECK(parameter_count() <= kMaxParameters, "this ", kind_name(kind), " would hold ", parameter_count(),
+           " parameters, more than Tinyformer's limit of ", kMaxParameters);
 }
 
 std::string ModelConfig::to_json() const {
@@ -56,41 +84,36 @@ std::string ModelConfig::to_json() const {
 }
 
 ModelConfig ModelConfig::from_json(const std::string& text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    fail("model config is not valid JSON: ", e.what());
-  }
-  TF_CHECK(j.is_object(), "model config must be a JSON object");
+  namespace jf = json_fields;
+  const std::string what = "model config";
+  jf::Json j = jf::parse(text, what);
+  jf::require_object(j, what);
+  // Wide bounds that keep casts defined; validate() gives each field's real range and message.
+  constexpr int64_t kBig = int64_t{1} << 40;
   ModelConfig c;
-  for (auto& [key, value] : j.items()) {
-    try {
-      if (key == "kind")
-        c.kind = parse_kind(value.get<std::string>());
-      else if (key == "vocab")
-        c.vocab = value.get<int64_t>();
-      else if (key == "dim")
-        c.dim = value.get<int64_t>();
-      else if (key == "heads")
-        c.heads = value.get<int64_t>();
-      else if (key == "layers")
-        c.layers = value.get<int64_t>();
-      else if (key == "max_length")
-        c.max_length = value.get<int64_t>();
-      else if (key == "causal")
-        c.causal = value.get<bool>();
-      else if (key == "rotary")
-        c.rotary = value.get<bool>();
-      else if (key == "encoder_layers")
-        c.encoder_layers = value.get<int64_t>();
-      else if (key == "decoder_layers")
-        c.decoder_layers = value.get<int64_t>();
-      else
-        fail("unknown model config field '", key, "'");
-    } catch (const nlohmann::json::exception&) {
-      fail("model config field '", key, "' has the wrong type");
-    }
+  for (auto& [key, v] : j.items()) {
+    if (key == "kind")
+      c.kind = parse_kind(jf::string(v, what, key));
+    else if (key == "vocab")
+      c.vocab = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "dim")
+      c.dim = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "heads")
+      c.heads = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "layers")
+      c.layers = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "max_length")
+      c.max_length = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "causal")
+      c.causal = jf::boolean(v, what, key);
+    else if (key == "rotary")
+      c.rotary = jf::boolean(v, what, key);
+    else if (key == "encoder_layers")
+      c.encoder_layers = jf::integer(v, what, key, -kBig, kBig);
+    else if (key == "decoder_layers")
+      c.decoder_layers = jf::integer(v, what, key, -kBig, kBig);
+    else
+      fail("unknown model config field '", key, "'");
   }
   c.validate();
   return c;

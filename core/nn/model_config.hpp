@@ -5,6 +5,10 @@
 
 namespace tf {
 
+// The largest model any front end builds: 400 MB of float32 weights (with gradients and Adam state,
+// 1.6 GB, near what a browser tab's wasm memory can hold).
+constexpr int64_t kMaxParameters = 100000000;
+
 enum class ModelKind { NoTalking, WithPosition, Transformer, Sorter };
 
 struct ModelConfig {
@@ -23,7 +27,10 @@ struct ModelConfig {
   static ModelConfig transformer(int64_t vocab, int64_t dim = 128, int64_t heads = 4, int64_t layers = 4);
   static ModelConfig sorter();  // page 000: vocab 11, d 64, 4 heads, 2 + 2 blocks, max length 32
 
-  void validate() const;  // throws tf::Error naming the bad field
+  // The numbers the model these settings build holds (checked against a model built from them in
+  // tests/course/test_checkpoint_hardening.cpp), so a file's claim can be checked before anything is built.
+  int64_t parameter_count() const;
+  void validate() const;  // throws tf::Error naming the bad field; also refuses over kMaxParameters
   std::string to_json() const;
   static ModelConfig from_json(const std::string& json);  // validates; unknown fields are an error
 };

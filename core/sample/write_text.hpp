@@ -23,6 +23,10 @@ struct WriteRequest {
   int64_t top_k = 0;  // left to right: 0 = the whole vocabulary
   float temperature = 1.f;
   uint64_t seed = 0;
+
+  // From the page's JSON, camelCase as the JS API names things: {prompt, suffix, sampler, length, count,
+  // steps, topK, temperature, seed}, each optional and typed (a tf::Error names a wrong field).
+  static WriteRequest from_json(const std::string& json);
 };
 
 // {"sampler", "stories": [{"text", "tokens", "reveal_step" (undiffusing), "network_calls"}]}.

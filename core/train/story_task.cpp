@@ -94,8 +94,8 @@ std::unique_ptr<Task> make_story_task(std::shared_ptr<const StoryData> data, int
 }
 
 std::unique_ptr<Task> make_task(const TrainConfig& c, std::shared_ptr<const StoryData> data) {
-  if (c.task == "toy") return make_toy_task(c.batch);
-  if (c.task == "sort") return make_sort_task(c.batch);
+  if (c.task == TaskKind::Toy) return make_toy_task(c.batch);
+  if (c.task == TaskKind::Sort) return make_sort_task(c.batch);
   TF_CHECK(data != nullptr, "the story task needs a corpus");
   return make_story_task(std::move(data), c.batch, c.seq_len);
 }

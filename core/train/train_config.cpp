@@ -2,19 +2,43 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_fields.hpp"
 #include "util/error.hpp"
 
 namespace tf {
 
+std::string task_name(TaskKind task) {
+  switch (task) {
+    case TaskKind::Toy:
+      return "toy";
+    case TaskKind::Sort:
+      return "sort";
+    case TaskKind::Stories:
+      return "stories";
+  }
+  return "?";
+}
+
+TaskKind parse_task(const std::string& name) {
+  if (name == "toy") return TaskKind::Toy;
+  if (name == "sort") return TaskKind::Sort;
+  if (name == "stories") return TaskKind::Stories;
+  fail("unknown task '", name, "' (expected toy, sort or stories)");
+}
+
 TrainConfig TrainConfig::for_task(const std::string& task, ModelKind kind) {
+  return for_task(parse_task(task), kind);
+}
+
+TrainConfig TrainConfig::for_task(TaskKind task, ModelKind kind) {
   TrainConfig c;
   c.task = task;
-  if (task == "toy") {
+  if (task == TaskKind::Toy) {
     c.model = ModelConfig::transformer(14, 32, 1, 1);
     c.model.kind = kind == ModelKind::Sorter ? ModelKind::Transformer : kind;
     c.steps = 1500;
     c.batch = 64;
-  } else if (task == "sort") {
+  } else if (task == TaskKind::Sort) {
     c.model = ModelConfig::sorter();
     c.steps = 1200;
     c.batch = 128;
@@ -23,18 +47,15 @@ TrainConfig TrainConfig::for_task(const std::string& task, ModelKind kind) {
     c.schedule = "onecycle";
     c.pct_start = 0.1;
     c.clip = 1.f;
-  } else if (task == "stories") {
+  } else {
     c.model = ModelConfig::transformer(2002);
     c.model.kind = kind == ModelKind::Sorter ? ModelKind::Transformer : kind;
-  } else {
-    fail("unknown task '", task, "' (expected toy, sort or stories)");
   }
   return c;
 }
 
 void TrainConfig::validate() const {
-  TF_CHECK(task == "toy" || task == "sort" || task == "stories", "unknown task '", task, "'");
-  TF_CHECK((task == "sort") == (model.kind == ModelKind::Sorter),
+  TF_CHECK((task == TaskKind::Sort) == (model.kind == ModelKind::Sorter),
            "the sort task trains the sorter, and only it");
   model.validate();
   TF_CHECK(steps >= 0 && steps <= 100000000, "steps must be between 0 and 1e8, got ", steps);
@@ -53,7 +74,7 @@ void TrainConfig::validate() const {
 }
 
 std::string TrainConfig::to_json() const {
-  nlohmann::json j = {{"task", task},
+  nlohmann::json j = {{"task", task_name(task)},
                       {"model", nlohmann::json::parse(model.to_json())},
                       {"steps", steps},
                       {"batch", batch},
@@ -72,49 +93,47 @@ std::string TrainConfig::to_json() const {
 }
 
 TrainConfig TrainConfig::from_json(const std::string& text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    fail("training config is not valid JSON: ", e.what());
-  }
-  TF_CHECK(j.is_object(), "training config must be a JSON object");
-  TrainConfig c = TrainConfig::for_task(j.value("task", std::string("stories")));
+  namespace jf = json_fields;
+  const std::string what = "training config";
+  jf::Json j = jf::parse(text, what);
+  jf::require_object(j, what);
+  TrainConfig c = for_task(j.contains("task") ? jf::string(j["task"], what, "task") : "stories");
+  // Wide bounds that keep casts defined; validate() gives each field's real range and message.
+  constexpr int64_t kBig = int64_t{1} << 40;
+  constexpr double kHuge = 1e30;
   for (auto& [key, v] : j.items()) {
-    try {
-      if (key == "task") continue;
-      if (key == "model")
-        c.model = ModelConfig::from_json(v.dump());
-      else if (key == "steps")
-        c.steps = v.get<int64_t>();
-      else if (key == "batch")
-        c.batch = v.get<int64_t>();
-      else if (key == "seq_len")
-        c.seq_len = v.get<int64_t>();
-      else if (key == "optimizer")
-        c.optimizer = v.get<std::string>();
-      else if (key == "lr")
-        c.lr = v.get<float>();
-      else if (key == "weight_decay")
-        c.weight_decay = v.get<float>();
-      else if (key == "momentum")
-        c.momentum = v.get<float>();
-      else if (key == "schedule")
-        c.schedule = v.get<std::string>();
-      else if (key == "pct_start")
-        c.pct_start = v.get<double>();
-      else if (key == "warmup")
-        c.warmup = v.get<int64_t>();
-      else if (key == "clip")
-        c.clip = v.get<float>();
-      else if (key == "seed")
-        c.seed = v.get<uint64_t>();
-      else if (key == "max_skips")
-        c.max_skips = v.get<int64_t>();
-      else
-        fail("unknown training config field '", key, "'");
-    } catch (const nlohmann::json::exception&) {
-      fail("training config field '", key, "' has the wrong type");
+    if (key == "task") continue;
+    if (key == "model") {
+      jf::require_object(v, "training config field 'model'");
+      c.model = ModelConfig::from_json(v.dump());  // shallow: jf::parse limited the depth
+    } else if (key == "steps") {
+      c.steps = jf::integer(v, what, key, -kBig, kBig);
+    } else if (key == "batch") {
+      c.batch = jf::integer(v, what, key, -kBig, kBig);
+    } else if (key == "seq_len") {
+      c.seq_len = jf::integer(v, what, key, -kBig, kBig);
+    } else if (key == "optimizer") {
+      c.optimizer = jf::string(v, what, key);
+    } else if (key == "lr") {
+      c.lr = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
+    } else if (key == "weight_decay") {
+      c.weight_decay = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
+    } else if (key == "momentum") {
+      c.momentum = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
+    } else if (key == "schedule") {
+      c.schedule = jf::string(v, what, key);
+    } else if (key == "pct_start") {
+      c.pct_start = jf::number(v, what, key, -kHuge, kHuge);
+    } else if (key == "warmup") {
+      c.warmup = jf::integer(v, what, key, -kBig, kBig);
+    } else if (key == "clip") {
+      c.clip = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
+    } else if (key == "seed") {
+      c.seed = jf::unsigned_integer(v, what, key);
+    } else if (key == "max_skips") {
+      c.max_skips = jf::integer(v, what, key, -kBig, kBig);
+    } else {
+      fail("unknown training config field '", key, "'");
     }
   }
   c.validate();

@@ -10,8 +10,14 @@
 
 namespace tf {
 
+// The course's three training tasks; their names ("toy", "sort", "stories") are what files and front ends
+// use.
+enum class TaskKind { Toy, Sort, Stories };
+std::string task_name(TaskKind task);
+TaskKind parse_task(const std::string& name);  // throws on an unknown name
+
 struct TrainConfig {
-  std::string task = "stories";  // toy | sort | stories
+  TaskKind task = TaskKind::Stories;
   ModelConfig model;
   int64_t steps = 5000;
   int64_t batch = 64;
@@ -28,10 +34,11 @@ struct TrainConfig {
   int64_t max_skips = 20;  // non-finite steps in a row (each skipped) after which training stops
 
   // The course's settings for a task ("toy", "sort", "stories") and model family.
+  static TrainConfig for_task(TaskKind task, ModelKind kind = ModelKind::Transformer);
   static TrainConfig for_task(const std::string& task, ModelKind kind = ModelKind::Transformer);
   void validate() const;
   std::string to_json() const;
-  static TrainConfig from_json(const std::string& json);
+  static TrainConfig from_json(const std::string& json);  // every field typed and range-checked
 };
 
 }  // namespace tf

@@ -14,8 +14,23 @@
 namespace tf {
 
 namespace {
-constexpr const char* kTrainConfigKey = "tinyformer.train";
-constexpr const char* kTaskKey = "tinyformer.task";
+
+// The optimizer names its state "optim.<slot>.<param>"; a checkpoint stores it under its own "optim."
+// prefix, so the trainer hands the names over without the optimizer's (one "optim." in the file).
+constexpr const char* kOptimizerOwnPrefix = "optim.";
+
+NamedTensors without_own_prefix(NamedTensors state) {
+  const size_t n = std::string(kOptimizerOwnPrefix).size();
+  for (auto& [name, t] : state)
+    if (name.rfind(kOptimizerOwnPrefix, 0) == 0) name = name.substr(n);
+  return state;
+}
+
+NamedTensors with_own_prefix(NamedTensors state) {
+  for (auto& [name, t] : state) name = kOptimizerOwnPrefix + name;
+  return state;
+}
+
 }  // namespace
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, const Module& model) {
@@ -102,23 +117,28 @@ Checkpoint Trainer::checkpoint() const {
   ck.rng_state = rng_.state();
   TrainConfig c = config_;
   c.model = model_->config();
-  ck.metadata[kTrainConfigKey] = c.to_json();
-  ck.metadata[kTaskKey] = task_->name();
+  ck.train_config_json = c.to_json();
+  ck.task = task_->name();
   ck.params = model_->module().named_parameters();
-  ck.optimizer_state = optimizer_->state();
+  ck.optimizer_state = without_own_prefix(optimizer_->state());
   return ck;
 }
 
 std::unique_ptr<Trainer> Trainer::resume(const Checkpoint& ck, std::unique_ptr<Task> task, Device device) {
-  auto it = ck.metadata.find(kTrainConfigKey);
-  TF_CHECK(it != ck.metadata.end(),
+  TF_CHECK(!ck.train_config_json.empty(),
            "this checkpoint has no training state (it holds weights only); start a new "
            "run from it instead of resuming");
-  TrainConfig config = TrainConfig::from_json(it->second);
+  return resume(TrainConfig::from_json(ck.train_config_json), ck, std::move(task), device);
+}
+
+std::unique_ptr<Trainer> Trainer::resume(const TrainConfig& config, const Checkpoint& ck,
+                                         std::unique_ptr<Task> task, Device device) {
+  TF_CHECK(task->name() == task_name(config.task), "this checkpoint is a ", task_name(config.task),
+           " run; it cannot be resumed as a ", task->name(), " run");
   auto trainer = std::make_unique<Trainer>(config, std::move(task), device);
   load_parameters(trainer->model_->module(), ck);
   TF_CHECK(!ck.optimizer_state.empty(), "this checkpoint has no optimizer state to resume from");
-  trainer->optimizer_->load_state(ck.optimizer_state);
+  trainer->optimizer_->load_state(with_own_prefix(ck.optimizer_state));
   trainer->step_ = ck.step;
   if (!ck.rng_state.empty()) trainer->rng_.set_state(ck.rng_state);
   return trainer;

@@ -33,6 +33,9 @@ class Trainer {
   // A run that continues from a checkpoint (parameters, optimizer state, step, RNG, training config).
   static std::unique_ptr<Trainer> resume(const Checkpoint& ck, std::unique_ptr<Task> task,
                                          Device device = Device::CPU);
+  // The same with the training config already read from the checkpoint (run/saved_run.hpp reads it once).
+  static std::unique_ptr<Trainer> resume(const TrainConfig& config, const Checkpoint& ck,
+                                         std::unique_ptr<Task> task, Device device = Device::CPU);
 
   StepStats step();
   std::optional<float> validation_loss() const { return task_->validation_loss(*model_); }

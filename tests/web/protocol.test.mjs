@@ -1,5 +1,5 @@
 // The worker protocol's replies ({type, id, ok, result | error}), the buffers a reply moves instead of
-// copying, and the safetensors reader the worker uses for course A2, on a real checkpoint of the module.
+// copying, and the one-parameter read the worker uses for course A2, on a real model of the module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -63,14 +63,15 @@ test('a checkpoint with a NaN or an infinity anywhere names its first such tenso
 
 const WRAPPER = new URL('../../web/wasm/tinyformer.js', import.meta.url);
 
-test('the reader gets the token table out of a real checkpoint of the module', { skip: !existsSync(WRAPPER) && 'run bash scripts/build-wasm.sh' }, async () => {
+test('the worker reads the token table of a real model of the module by name', { skip: !existsSync(WRAPPER) && 'run bash scripts/build-wasm.sh' }, async () => {
   const { loadTinyformer } = await import(WRAPPER.href);
   const tf = await loadTinyformer({ threads: false });
   const run = tf.createRun({ task: 'toy', model: { dim: 8, heads: 1 } });
   try {
-    const table = readTensor(run.checkpoint(), 'embed.weight');
+    const table = run.parameter('embed.weight');
     assert.deepEqual(table.shape, [14, 8]);
     assert.ok(table.data.some((v) => v !== 0));
+    assert.throws(() => run.parameter('missing'), /no parameter 'missing'/);
   } finally {
     run.delete();
   }

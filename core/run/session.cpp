@@ -1,0 +1,94 @@
+#include "run/session.hpp"
+
+#include "train/vocabulary_agreement.hpp"
+#include "util/error.hpp"
+
+namespace tf {
+namespace {
+
+std::shared_ptr<const StoryData> story_text(const CorpusText* text, TaskKind task) {
+  if (task != TaskKind::Stories) return nullptr;
+  TF_CHECK(text != nullptr && !text->train.empty(), "the stories task needs text to train on");
+  TF_CHECK(text->top_words >= 1 && text->top_words <= 1000000, "topWords must be 1..1000000, got ",
+           text->top_words);
+  return std::make_shared<const StoryData>(StoryData::from_text(text->train, text->valid, text->top_words));
+}
+
+}  // namespace
+
+Session::Session(std::unique_ptr<Trainer> trainer, std::unique_ptr<Model> model, TaskKind task,
+                 std::vector<std::string> vocab)
+    : trainer_(std::move(trainer)), model_(std::move(model)), task_(task), vocab_(std::move(vocab)) {
+  if (!vocab_.empty()) codec_.emplace(vocab_);
+}
+
+std::unique_ptr<Session> Session::create(TrainConfig config, const CorpusText* text, Device device) {
+  std::shared_ptr<const StoryData> data = story_text(text, config.task);
+  if (data) config.model.vocab = data->vocab.size();
+  config.validate();
+  auto trainer = std::make_unique<Trainer>(config, make_task(config, data), device);
+  std::vector<std::string> vocab = trainer->task().vocabulary();
+  return std::unique_ptr<Session>(new Session(std::move(trainer), nullptr, config.task, std::move(vocab)));
+}
+
+std::unique_ptr<Session> Session::resume(const SavedRun& run, const CorpusText* text, Device device) {
+  std::shared_ptr<const StoryData> data;
+  if (run.task == TaskKind::Stories) {
+    TF_CHECK(text != nullptr && !text->train.empty(), "resuming a story run needs its text again");
+    data = story_data_for(run, text->train, text->valid);
+  }
+  return std::unique_ptr<Session>(new Session(resume_run(run, data, device), nullptr, run.task, run.vocab()));
+}
+
+std::unique_ptr<Session> Session::view(const SavedRun& run, Device device) {
+  return std::unique_ptr<Session>(new Session(nullptr, build_model(run, device), run.task, run.vocab()));
+}
+
+Trainer& Session::trainer(const char* purpose) const {
+  TF_CHECK(trainer_, purpose, " needs a training run, not a model opened for viewing");
+  return *trainer_;
+}
+
+const WordCodec& Session::codec(const char* purpose) const {
+  TF_CHECK(codec_, purpose, " needs the model's vocabulary, and this checkpoint stores none");
+  return *codec_;
+}
+
+StepTotals Session::step(int64_t n) {
+  TF_CHECK(n >= 1 && n <= 1000000, "step(n) needs 1 <= n <= 1e6, got ", n);
+  Trainer& t = trainer("training");
+  StepTotals totals;
+  for (int64_t i = 0; i < n; ++i) {
+    StepStats s = t.step();
+    totals.losses.push_back(s.loss);
+    totals.seconds += s.seconds;
+    totals.tokens += static_cast<double>(s.tokens);
+    totals.flops += static_cast<double>(s.flops);
+    totals.lr = s.lr;
+    totals.skipped += s.skipped ? 1 : 0;
+  }
+  totals.step = t.steps_done();
+  totals.skipped_steps = t.skipped_steps();
+  return totals;
+}
+
+Checkpoint Session::checkpoint() const {
+  return trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
+}
+
+Tensor Session::parameter(const std::string& name) const {
+  for (const auto& [n, t] : model().module().named_parameters())
+    if (n == name) return t.to(Device::CPU);
+  fail("the model has no parameter '", name, "'");
+}
+
+void Session::copy_weights_from(const Session& other) {
+  require_same_vocabulary(other.vocab(), vocab_);  // the same shapes can number other words
+  Checkpoint weights;
+  weights.params = other.model().module().named_parameters();
+  load_parameters(model().module(), weights);
+}
+
+void Session::set_causal(bool causal) { model().transformer_model("switching attention").set_causal(causal); }
+
+}  // namespace tf

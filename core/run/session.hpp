@@ -1,0 +1,71 @@
+// What a front end holds in memory: a training run (a Trainer), or a model opened from a file for viewing
+// and writing, together with the task and vocabulary it came with. The page's worker keeps several (one per
+// slot) through the Embind layer, which only marshals; they read one parameter or copy weights from
+// another session in memory instead of round-tripping through file bytes.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/word_codec.hpp"
+#include "run/saved_run.hpp"
+
+namespace tf {
+
+// Story text a session trains on: the training text, optional held-out text, and for a fresh run the size
+// of the vocabulary to keep (the most common words).
+struct CorpusText {
+  std::string train, valid;
+  int64_t top_words = Vocabulary::kDefaultTop;
+};
+
+// Several steps' figures together (what the worker posts after each chunk of steps).
+struct StepTotals {
+  std::vector<float> losses;
+  int64_t step = 0;  // steps done after the last one
+  float lr = 0;
+  double seconds = 0, tokens = 0, flops = 0;
+  int64_t skipped = 0;        // steps of these n skipped for a non-finite loss or gradient norm
+  int64_t skipped_steps = 0;  // skipped by this run so far
+};
+
+class Session {
+ public:
+  // A fresh run; a story run's vocabulary (and so the model's vocab) comes from its text.
+  static std::unique_ptr<Session> create(TrainConfig config, const CorpusText* text,
+                                         Device device = Device::CPU);
+  // A run continued from its file (a story run needs its text again).
+  static std::unique_ptr<Session> resume(const SavedRun& run, const CorpusText* text,
+                                         Device device = Device::CPU);
+  // A model to look at and write with; it cannot train.
+  static std::unique_ptr<Session> view(const SavedRun& run, Device device = Device::CPU);
+
+  const Model& model() const { return trainer_ ? trainer_->model() : *model_; }
+  bool trainable() const { return trainer_ != nullptr; }
+  Trainer& trainer(const char* purpose) const;  // a tf::Error saying what `purpose` needs when viewing
+  TaskKind task() const { return task_; }
+  const std::vector<std::string>& vocab() const { return vocab_; }
+  const WordCodec& codec(const char* purpose) const;  // a tf::Error when the model has no vocabulary
+
+  StepTotals step(int64_t n);
+  // A training run's whole state, or a viewed model's weights (weights-only file).
+  Checkpoint checkpoint() const;
+  // One parameter by its Module name, on the CPU; a tf::Error names a missing one.
+  Tensor parameter(const std::string& name) const;
+  // Copies every parameter of `other` into this model by name (vocabularies, names and shapes checked
+  // first; on error nothing changes). The optimizer state stays (course C10: diffusion from causal weights).
+  void copy_weights_from(const Session& other);
+  void set_causal(bool causal);
+
+ private:
+  Session(std::unique_ptr<Trainer> trainer, std::unique_ptr<Model> model, TaskKind task,
+          std::vector<std::string> vocab);
+  std::unique_ptr<Trainer> trainer_;
+  std::unique_ptr<Model> model_;
+  TaskKind task_;
+  std::vector<std::string> vocab_;
+  std::optional<WordCodec> codec_;
+};
+
+}  // namespace tf
