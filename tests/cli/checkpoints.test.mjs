@@ -1,4 +1,4 @@
-// Hostile and mismatched checkpoints on the command line (issue 10): each is refused at once with exit 2
+// Hostile and mismatched checkpoints on the command line (issue 10): each is refused at once with exit 1
 // and a one-line error naming what is wrong — never a crash, a raw library message or a silent resume.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,9 +52,10 @@ function withoutTensors(file, drop) {
   return { header, data: Buffer.concat(parts) };
 }
 
+// A bad file is a failure, not a usage error: exit 1 (README: the command line's exit status).
 function refused(r, pattern) {
   assert.equal(r.signal, null, `no crash (${r.signal})`);
-  assert.equal(r.code, 2, r.err);
+  assert.equal(r.code, 1, r.err);
   assert.match(r.err, pattern);
   assert.doesNotMatch(r.err, /json\.exception|map::at|basic_filebuf|bad_alloc/);
 }
