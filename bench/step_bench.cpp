@@ -62,7 +62,7 @@ double sorter_step(int reps) {
   Rng rng(0);
   Sorter net(ModelConfig::sorter(), rng);
   AdamW opt(net.named_parameters(), 1e-3f);
-  sort_task::Batch b = sort_task::make_batch(rng, 128);
+  sort_digits::Batch b = sort_digits::make_batch(rng, 128);
   return ms_per_call(
       [&] {
         opt.zero_grad();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "fetch.hpp"
 #include "progress_bar.hpp"
 #include "tinyformer.hpp"
 

@@ -34,9 +34,7 @@
 #pragma once
 
 #include "autograd/node.hpp"
-#include "data/fetch.hpp"  // native builds only (libcurl); h3-layout moves it into cli/
-#include "data/sort_task.hpp"
-#include "data/story_grammar.hpp"
+#include "data/sort_digits.hpp"
 #include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
 #include "data/toy_language.hpp"
@@ -65,6 +63,7 @@
 #include "sample/left_to_right.hpp"
 #include "sample/undiffuse.hpp"
 #include "sample/write_text.hpp"
+#include "story_gen/grammar.hpp"
 #include "tensor/tensor.hpp"
 #include "train/losses.hpp"
 #include "train/trainer.hpp"

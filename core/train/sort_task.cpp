@@ -1,6 +1,6 @@
 // Page 000's sorting task: teacher-forced cross-entropy on random digit sequences. Its evaluation decodes
 // 2000 fresh inputs greedily: fully correct sequences, per-digit accuracy and four examples.
-#include "data/sort_task.hpp"
+#include "data/sort_digits.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
 
@@ -15,7 +15,7 @@ class SortTask : public Task {
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const Sorter& net = model.sorter_model("the sort task");
-    sort_task::Batch b = sort_task::make_batch(rng, batch_);
+    sort_digits::Batch b = sort_digits::make_batch(rng, batch_);
     return {sorter_loss(net, b.src, b.tgt_in, b.tgt), 1.f, b.src.numel() + b.tgt.numel()};
   }
 
@@ -37,9 +37,9 @@ class SortTask : public Task {
 }  // namespace
 
 nlohmann::json sort_accuracy(const Sorter& net, int64_t count, Rng& rng) {
-  sort_task::Batch b = sort_task::make_batch(rng, count);
-  Ids pred = net.greedy(b.src, sort_task::kLength);
-  int64_t L = sort_task::kLength, full = 0, digits = 0;
+  sort_digits::Batch b = sort_digits::make_batch(rng, count);
+  Ids pred = net.greedy(b.src, sort_digits::kLength);
+  int64_t L = sort_digits::kLength, full = 0, digits = 0;
   nlohmann::json examples = nlohmann::json::array();
   for (int64_t n = 0; n < count; ++n) {
     bool all = true;

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "data/story_grammar.hpp"
+#include "story_gen/grammar.hpp"
 #include "support/backends.hpp"
 #include "train/trainer.hpp"
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "course/data_paths.hpp"
-#include "data/story_grammar.hpp"
-#include "data/story_lexicon.hpp"
 #include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
 #include "data/vocabulary.hpp"
+#include "story_gen/grammar.hpp"
+#include "story_gen/lexicon.hpp"
 
 using namespace tf;
 
@@ -86,7 +86,7 @@ TEST_SUITE("story_grammar") {
   }
 
   TEST_CASE("inflections follow English spelling rules") {
-    using namespace tf::stories;
+    using namespace tf::story_gen;
     CHECK(plural("box") == "boxes");
     CHECK(plural("puppy") == "puppies");
     CHECK(plural("toy") == "toys");

@@ -1,9 +1,9 @@
-#include "data/story_lexicon.hpp"
+#include "story_gen/lexicon.hpp"
 
 #include <map>
 #include <sstream>
 
-namespace tf::stories {
+namespace tf::story_gen {
 
 namespace {
 WordList split(const char* words) {
@@ -264,4 +264,4 @@ std::string ing(const std::string& verb) {
   return verb + "ing";
 }
 
-}  // namespace tf::stories
+}  // namespace tf::story_gen

@@ -1,5 +1,4 @@
-#ifndef __EMSCRIPTEN__
-#include "data/fetch.hpp"
+#include "fetch.hpp"
 
 #include <curl/curl.h>
 #include <unistd.h>
@@ -16,7 +15,7 @@
 #include "data/text_file.hpp"
 #include "util/error.hpp"
 
-namespace tf {
+namespace tf::cli {
 
 namespace fs = std::filesystem;
 
@@ -236,5 +235,4 @@ std::string fetch_tinystories_text(const FetchOptions& options) {
   return read_text_file(fetch_slice(options), options.bytes);
 }
 
-}  // namespace tf
-#endif
+}  // namespace tf::cli

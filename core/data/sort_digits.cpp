@@ -1,11 +1,11 @@
-#include "data/sort_task.hpp"
+#include "data/sort_digits.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "util/error.hpp"
 
-namespace tf::sort_task {
+namespace tf::sort_digits {
 
 Batch make_batch(Rng& rng, int64_t B) {
   TF_CHECK(B > 0, "sort task: the batch size must be positive, got ", B);
@@ -23,4 +23,4 @@ Batch make_batch(Rng& rng, int64_t B) {
           Ids(std::move(tgt), Shape{B, kLength})};
 }
 
-}  // namespace tf::sort_task
+}  // namespace tf::sort_digits

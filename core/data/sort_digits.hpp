@@ -1,4 +1,4 @@
-// Page 000's sorting task: ten digits in, the same digits sorted out. make_batch draws the digits
+// The sort task's data (page 000): ten digits in, the same digits sorted out. make_batch draws the digits
 // uniformly, and the decoder input is the target shifted right behind SOS (teacher forcing).
 #pragma once
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include "tensor/tensor.hpp"
 #include "util/rng.hpp"
 
-namespace tf::sort_task {
+namespace tf::sort_digits {
 
 constexpr int32_t kDigits = 10;  // tokens 0..9
 constexpr int32_t kSos = 10;     // start of the decoder input
@@ -21,4 +21,4 @@ struct Batch {
 
 Batch make_batch(Rng& rng, int64_t B);
 
-}  // namespace tf::sort_task
+}  // namespace tf::sort_digits

@@ -1,11 +1,11 @@
-// The words of the built-in story grammar (story_grammar.hpp), written for this project: word lists by
+// The words of the built-in story grammar (grammar.hpp), written for this project: word lists by
 // role, most common first (the grammar draws early entries more often, like real text), and the English
 // inflection rules the grammar needs (plural, past, -ing) with a table of irregular forms.
 #pragma once
 #include <string>
 #include <vector>
 
-namespace tf::stories {
+namespace tf::story_gen {
 
 using WordList = std::vector<std::string>;
 
@@ -37,4 +37,4 @@ std::string plural(const std::string& noun);
 std::string past(const std::string& verb);
 std::string ing(const std::string& verb);
 
-}  // namespace tf::stories
+}  // namespace tf::story_gen

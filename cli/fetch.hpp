@@ -2,14 +2,14 @@
 // 4,000,000 bytes of TinyStoriesV2-GPT4-valid.txt by an HTTP Range request, into a cache folder. The
 // download goes to a temporary file in that folder and is renamed into place only when complete, so a
 // file at the cache path is always whole and is reused without asking the server again. A server that
-// ignores the range (200) is fine: the body is cut at the byte count. Native builds only.
+// ignores the range (200) is fine: the body is cut at the byte count. The CLI alone downloads, so libcurl
+// is the CLI's dependency, not the core's.
 #pragma once
-#ifndef __EMSCRIPTEN__
 #include <cstdint>
 #include <functional>
 #include <string>
 
-namespace tf {
+namespace tf::cli {
 
 constexpr const char* kTinyStoriesUrl =
     "https://huggingface.co/datasets/roneneldan/TinyStories/resolve/main/TinyStoriesV2-GPT4-valid.txt";
@@ -38,5 +38,4 @@ std::string fetch_slice(const FetchOptions& options = {});
 // The slice as text, decoded like the page (invalid UTF-8, such as a character cut at the end, dropped).
 std::string fetch_tinystories_text(const FetchOptions& options = {});
 
-}  // namespace tf
-#endif
+}  // namespace tf::cli

@@ -1,14 +1,14 @@
-#include "data/story_grammar.hpp"
+#include "story_gen/grammar.hpp"
 
-#include "data/story_writer.hpp"
+#include "story_gen/composer.hpp"
 #include "util/error.hpp"
 
 namespace tf {
 
 namespace {
-using stories::StoryWriter;
+using story_gen::Composer;
 
-void opening(StoryWriter& w) {
+void opening(Composer& w) {
   w.one_of({"Once upon a time, there was a {trait} little {Hkind} named {H}.",
             "Once upon a time, in a {adj} {place0}, there lived a {Hkind} named {H}.",
             "There once was a {size} {Hkind} called {H}.",
@@ -30,7 +30,7 @@ void opening(StoryWriter& w) {
   w.paragraph();
 }
 
-void search(StoryWriter& w) {
+void search(Composer& w) {
   const int64_t looks = 1 + w.below(3);
   for (int64_t k = 0; k < looks; ++k)
     w.one_of({"{Hhe} looked under the {spot}.", "{Hhe} looked behind the {spot}, but it was not there.",
@@ -39,7 +39,7 @@ void search(StoryWriter& w) {
               "{Hhe} checked the {place}, but there was only a {adj} {thing}."});
 }
 
-void plot_lost(StoryWriter& w) {
+void plot_lost(Composer& w) {
   w.one_of({"One day, {H} could not find {Hhis} {item}.", "One {time}, {H} lost {Hhis} {itemadj} {item}.",
             "When {H} woke up, {Hhis} {item} was gone!",
             "After {Hhe} played in the {place}, {H's} {item} was missing."});
@@ -58,7 +58,7 @@ void plot_lost(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_friend(StoryWriter& w) {
+void plot_friend(Composer& w) {
   w.one_of({"One day, {H} went to the {place} and saw a {size} {animal}.", "At the {place0}, {H} met {F}.",
             "One {time}, {H} saw {F} sitting alone by the {spot}.",
             "While {Hhe} was {playing} in the {place}, {H} heard a small voice."});
@@ -81,7 +81,7 @@ void plot_friend(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_want(StoryWriter& w) {
+void plot_want(Composer& w) {
   w.one_of({"One day, {H} saw a {adj} {toy} in the {place}.", "{H} wanted a {adj} {snack} very much.",
             "At the store, {H} saw {treat} on a {look} plate.",
             "{H} really wanted to {play} in the {place}, but it was late."});
@@ -100,7 +100,7 @@ void plot_want(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_explore(StoryWriter& w) {
+void plot_explore(Composer& w) {
   w.one_of({"One {weather} day, {H} went to the {place0} with {F}.", "{H} wanted to explore the {place}.",
             "One {time}, {H} and {G} went on a trip to the {place}.",
             "{H} {moved} down the path to the {place0}."});
@@ -121,7 +121,7 @@ void plot_explore(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_accident(StoryWriter& w) {
+void plot_accident(Composer& w) {
   w.one_of({"One day, {H} was {playing} in the {place} when {Hhe} fell down.",
             "{H} {moved} too fast and tripped over a {thing}.",
             "While {Hhe} was {playing}, {H} dropped {Hhis} {item} and it broke.",
@@ -139,7 +139,7 @@ void plot_accident(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_make(StoryWriter& w) {
+void plot_make(Composer& w) {
   w.one_of({"One {time}, {H} and {G} decided to bake a {food} pie.",
             "{H} wanted to build a {size} {toy} out of boxes.", "{H} and {F} wanted to make a gift for {G}.",
             "{H} decided to paint a picture of a {animal}."});
@@ -157,7 +157,7 @@ void plot_make(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_fear(StoryWriter& w) {
+void plot_fear(Composer& w) {
   w.one_of({"One night, {H} heard a loud {sound} outside.", "{H} was afraid of the dark {place}.",
             "In the {time}, {H} saw a {size} shadow on the wall.",
             "{H} heard a strange {sound} from the {spot}."});
@@ -173,7 +173,7 @@ void plot_fear(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_help(StoryWriter& w) {
+void plot_help(Composer& w) {
   w.one_of({"One day, {H} found a {size} {animal} with a hurt {body}.",
             "On the way to the {place}, {H} saw a {animal} stuck in a {nature}.",
             "{H} saw that {F} could not reach the {thing} on the {spot}.",
@@ -191,7 +191,7 @@ void plot_help(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_game(StoryWriter& w) {
+void plot_game(Composer& w) {
   w.one_of({"One {time}, {H} and {F} played {game} in the {place}.",
             "{H} and {Hhis} friends had a race to the {nature}.",
             "The kids in the {place} wanted to play {game}.",
@@ -206,7 +206,7 @@ void plot_game(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_party(StoryWriter& w) {
+void plot_party(Composer& w) {
   w.one_of({"It was {F's} birthday, and {H} wanted to give {Fhim} a gift.",
             "{G} said, \"Today we will have a party!\"", "One {time}, {H} got a letter. It was from {F}!",
             "There was a {look} party at the {place}."});
@@ -219,7 +219,7 @@ void plot_party(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_weather(StoryWriter& w) {
+void plot_weather(Composer& w) {
   w.one_of({"One day, {H} wanted to {fun} outside, but it was {weather}.",
             "{H} looked out the window. It was very {weather}.",
             "{H} and {F} planned a picnic in the {place}, but dark clouds came."});
@@ -232,7 +232,7 @@ void plot_weather(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_chores(StoryWriter& w) {
+void plot_chores(Composer& w) {
   w.one_of({"One {time}, {G} asked {H} to help clean the {place0}.",
             "The {place0} was very messy, and {G} looked {bad}.",
             "{H} wanted to surprise {G} by cleaning the {place}."});
@@ -249,7 +249,7 @@ void plot_chores(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_visit(StoryWriter& w) {
+void plot_visit(Composer& w) {
   w.one_of({"One {weather} {time}, {H} and {G} went to visit {Hhis} grandma.",
             "{H} went to the {place} by {toy} with {F}.",
             "{G} took {H} to see the {animals} at the {place}."});
@@ -265,7 +265,7 @@ void plot_visit(StoryWriter& w) {
   w.paragraph();
 }
 
-void plot_dream(StoryWriter& w) {
+void plot_dream(Composer& w) {
   w.one_of({"{H} wanted to be a {job} when {Hhe} grew up.", "One night, {H} dreamed {Hhe} was a {job}.",
             "{H} saw a {job} in the {place} and wanted to be just like that."});
   w.one_of({"{Hhe} practiced every day with {Hhis} {item}.", "{Hhe} told {F}, \"One day I will be a {job}!\"",
@@ -275,7 +275,7 @@ void plot_dream(StoryWriter& w) {
   w.paragraph();
 }
 
-void ending(StoryWriter& w) {
+void ending(Composer& w) {
   w.one_of({"From that day on, {H} and {F} were best friends.", "{H} learned that sharing is a good thing.",
             "{H} learned to always be kind to others.", "{H} learned that being brave is not so hard.",
             "{Hhe} knew that friends always help each other.", "And they all lived happily ever after.",
@@ -285,8 +285,8 @@ void ending(StoryWriter& w) {
             "{H} was {feeling}, and {Hhe} never forgot that day.", "The end."});
 }
 
-void write_story(StoryWriter& w) {
-  using Plot = void (*)(StoryWriter&);
+void write_story(Composer& w) {
+  using Plot = void (*)(Composer&);
   static const Plot plots[] = {plot_lost,    plot_friend, plot_want,   plot_explore, plot_accident,
                                plot_make,    plot_fear,   plot_help,   plot_game,    plot_party,
                                plot_weather, plot_dream,  plot_chores, plot_visit};
@@ -303,7 +303,7 @@ void write_story(StoryWriter& w) {
 std::string generate_stories(uint64_t seed, int64_t min_bytes) {
   TF_CHECK(min_bytes >= 0, "story grammar: the size must not be negative, got ", min_bytes);
   Rng rng(seed);
-  StoryWriter w(rng);
+  Composer w(rng);
   w.text().reserve(static_cast<size_t>(min_bytes) + 4096);
   while (static_cast<int64_t>(w.text().size()) < min_bytes) write_story(w);
   return std::move(w.text());

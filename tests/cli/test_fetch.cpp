@@ -1,7 +1,6 @@
 // The fetch path against a tiny HTTP/1.1 server on 127.0.0.1 run by the test itself (POSIX sockets, one
 // thread, one connection at a time, stopped by a flag or a deadline), which can answer a Range request
 // properly, ignore it, fail with 404, send fewer bytes than asked, or hang up in the middle of a body.
-#ifndef __EMSCRIPTEN__
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <netinet/in.h>
@@ -19,11 +18,12 @@
 #include <thread>
 #include <vector>
 
-#include "data/fetch.hpp"
+#include "cli/fetch.hpp"
 #include "data/utf8.hpp"
 #include "util/error.hpp"
 
 using namespace tf;
+using namespace tf::cli;
 namespace fs = std::filesystem;
 
 namespace {
@@ -305,4 +305,3 @@ TEST_SUITE("fetch") {
     CHECK(cached_slice_path(o).find("-4000000.txt") != std::string::npos);
   }
 }
-#endif

@@ -1,4 +1,4 @@
-// The machinery under the story grammar (internal to core/data): a story's cast and props, word picks
+// The machinery under the story grammar (internal to core/story_gen): a story's cast and props, word picks
 // that favour the head of each list (a Zipf-like 1/(rank+2) weight, so a few words are common and many
 // are rare, as in real text), and sentence templates with {slots}, capitals and "a"/"an" fixed after.
 // Slots: {H} {F} {G} the hero, a friend and a grown-up ({X's} {Xhe} {Xhis} {Xhim} {Xkind}, {Gname});
@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "data/story_lexicon.hpp"
+#include "story_gen/lexicon.hpp"
 #include "util/rng.hpp"
 
-namespace tf::stories {
+namespace tf::story_gen {
 
 struct Character {
   std::string name;  // "Mia", or a kind of animal when not named ("duck" -> "the duck")
@@ -27,9 +27,9 @@ struct Character {
   bool female = true;
 };
 
-class StoryWriter {
+class Composer {
  public:
-  explicit StoryWriter(Rng& rng);
+  explicit Composer(Rng& rng);
 
   void begin_story();                                       // draws the cast and the props
   void sentence(std::string_view tmpl);                     // renders and appends one sentence
@@ -64,4 +64,4 @@ class StoryWriter {
   std::unordered_map<size_t, std::vector<double>> cumulative_;  // list length -> cumulative pick weights
 };
 
-}  // namespace tf::stories
+}  // namespace tf::story_gen

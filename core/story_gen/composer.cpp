@@ -1,11 +1,11 @@
-#include "data/story_writer.hpp"
+#include "story_gen/composer.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 #include "util/error.hpp"
 
-namespace tf::stories {
+namespace tf::story_gen {
 
 namespace {
 const char* subject(const Character& c) { return c.female ? "she" : "he"; }
@@ -60,9 +60,9 @@ void capitalise(std::string& s) {
 }
 }  // namespace
 
-StoryWriter::StoryWriter(Rng& rng) : rng_(rng), lex_(lexicon()) {}
+Composer::Composer(Rng& rng) : rng_(rng), lex_(lexicon()) {}
 
-size_t StoryWriter::pick_index(size_t n) {
+size_t Composer::pick_index(size_t n) {
   // P(rank r) ~ 1 / (r + 2): cumulative weights per list length, built on first use.
   std::vector<double>& cum = cumulative_[n];
   if (cum.empty()) {
@@ -73,11 +73,11 @@ size_t StoryWriter::pick_index(size_t n) {
   return static_cast<size_t>(std::upper_bound(cum.begin(), cum.end(), u) - cum.begin());
 }
 
-const std::string& StoryWriter::pick(const WordList& list) {
+const std::string& Composer::pick(const WordList& list) {
   return list[std::min(pick_index(list.size()), list.size() - 1)];
 }
 
-Character StoryWriter::make_child() {
+Character Composer::make_child() {
   Character c;
   c.female = chance(0.5);
   c.name = pick(c.female ? lex_.girl_names : lex_.boy_names);
@@ -85,7 +85,7 @@ Character StoryWriter::make_child() {
   return c;
 }
 
-Character StoryWriter::make_animal(bool named) {
+Character Composer::make_animal(bool named) {
   Character c;
   c.female = chance(0.5);
   c.kind = pick(lex_.animals);
@@ -94,7 +94,7 @@ Character StoryWriter::make_animal(bool named) {
   return c;
 }
 
-void StoryWriter::begin_story() {
+void Composer::begin_story() {
   hero_ = chance(0.65) ? make_child() : make_animal(true);
   do {
     friend_char_ = chance(0.5) ? make_child() : make_animal(chance(0.4));
@@ -111,7 +111,7 @@ void StoryWriter::begin_story() {
   pet_ = pick(lex_.animals);
 }
 
-bool StoryWriter::append_character_slot(std::string_view name, std::string& out) {
+bool Composer::append_character_slot(std::string_view name, std::string& out) {
   const char who = name.empty() ? ' ' : name[0];
   const Character* c = who == 'H' ? &hero_ : who == 'F' ? &friend_char_ : who == 'G' ? &grown_up_ : nullptr;
   if (c == nullptr) return false;
@@ -141,7 +141,7 @@ bool StoryWriter::append_character_slot(std::string_view name, std::string& out)
   return true;
 }
 
-bool StoryWriter::append_prop_slot(std::string_view name, std::string& out) {
+bool Composer::append_prop_slot(std::string_view name, std::string& out) {
   if (name == "item")
     out += item_;
   else if (name == "items")
@@ -165,7 +165,7 @@ bool StoryWriter::append_prop_slot(std::string_view name, std::string& out) {
   return true;
 }
 
-bool StoryWriter::append_verb_slot(std::string_view name, std::string& out) {
+bool Composer::append_verb_slot(std::string_view name, std::string& out) {
   struct Verb {
     const char* slot;
     const WordList* list;
@@ -185,7 +185,7 @@ bool StoryWriter::append_verb_slot(std::string_view name, std::string& out) {
   return false;
 }
 
-bool StoryWriter::append_word_slot(std::string_view name, std::string& out) {
+bool Composer::append_word_slot(std::string_view name, std::string& out) {
   struct Word {
     const char* slot;
     const WordList* list;
@@ -224,14 +224,14 @@ bool StoryWriter::append_word_slot(std::string_view name, std::string& out) {
   return true;
 }
 
-void StoryWriter::append_slot(std::string_view name, std::string& out) {
+void Composer::append_slot(std::string_view name, std::string& out) {
   if (append_character_slot(name, out) || append_prop_slot(name, out) || append_verb_slot(name, out) ||
       append_word_slot(name, out))
     return;
   fail("story grammar: unknown slot {", name, "}");
 }
 
-std::string StoryWriter::render(std::string_view tmpl) {
+std::string Composer::render(std::string_view tmpl) {
   std::string out;
   for (size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '{') {
@@ -248,24 +248,24 @@ std::string StoryWriter::render(std::string_view tmpl) {
   return out;
 }
 
-void StoryWriter::sentence(std::string_view tmpl) {
+void Composer::sentence(std::string_view tmpl) {
   if (paragraph_open_) text_.push_back(' ');
   text_ += render(tmpl);
   paragraph_open_ = true;
 }
 
-void StoryWriter::one_of(std::initializer_list<const char*> options) {
+void Composer::one_of(std::initializer_list<const char*> options) {
   sentence(*(options.begin() + below(static_cast<int64_t>(options.size()))));
 }
 
-void StoryWriter::paragraph() {
+void Composer::paragraph() {
   if (paragraph_open_) text_.push_back('\n');
   paragraph_open_ = false;
 }
 
-void StoryWriter::end_story() {
+void Composer::end_story() {
   paragraph();
   text_ += "<|endoftext|>\n";
 }
 
-}  // namespace tf::stories
+}  // namespace tf::story_gen
