@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "autograd/node.hpp"
-#include "ops/ops.hpp"
+#include "backend/backend.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -31,15 +31,37 @@ std::vector<TensorImpl*> topological_order(TensorImpl* root) {
   return order;
 }
 
-void accumulate(std::shared_ptr<TensorImpl>& slot, const Tensor& g) {
-  if (!slot) {
-    slot = g.clone().impl_ptr();
-    return;
+// The one way gradients are summed: g added into `sum` in place (same shape, same device).
+void add_into(const Tensor& sum, const Tensor& g) {
+  TF_CHECK(sum.shape() == g.shape(), "gradient shape ", g.shape().str(), " does not match ",
+           sum.shape().str());
+  backend_for(sum.device()).axpy(1.f, g.data(), sum.data(), static_cast<size_t>(sum.numel()));
+}
+
+// A tensor's gradient as its users' contributions arrive. The first is kept as given (a node may hand the
+// same tensor to several inputs); a second makes a private copy that the rest are added into.
+struct PendingGrad {
+  Tensor sum;
+  bool owned = false;
+
+  void add(const Tensor& g) {
+    if (!sum.defined()) {
+      sum = g;
+      return;
+    }
+    if (!owned) sum = sum.clone();
+    owned = true;
+    add_into(sum, g);
   }
-  Tensor acc(slot);
-  TF_CHECK(acc.shape() == g.shape(), "gradient shape ", g.shape().str(), " does not match ",
-           acc.shape().str());
-  backend_for(acc.device()).axpy(1.f, g.data(), acc.data(), static_cast<size_t>(acc.numel()));
+};
+
+// A leaf keeps its gradient across backward passes: the first is stored privately, later ones add in.
+void accumulate_leaf(TensorImpl& leaf, PendingGrad& g) {
+  if (leaf.grad) {
+    add_into(Tensor(leaf.grad), g.sum);
+  } else {
+    leaf.grad = (g.owned ? g.sum : g.sum.clone()).impl_ptr();
+  }
 }
 
 }  // namespace
@@ -50,31 +72,25 @@ void run_backward(const Tensor& root, const Tensor& grad_root) {
            " but the tensor has ", root.shape().str());
   NoGrad no_grad;  // the backward pass itself is not recorded
   std::vector<TensorImpl*> order = topological_order(root.impl());
-  std::unordered_map<TensorImpl*, Tensor> grads;
-  grads[root.impl()] = grad_root;
+  std::unordered_map<TensorImpl*, PendingGrad> grads;
+  grads[root.impl()].add(grad_root);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     TensorImpl* t = *it;
     auto found = grads.find(t);
     if (found == grads.end()) continue;
-    Tensor g = std::move(found->second);
+    PendingGrad g = std::move(found->second);
     grads.erase(found);
     if (!t->grad_fn) {
-      if (t->requires_grad) accumulate(t->grad, g);
+      if (t->requires_grad) accumulate_leaf(*t, g);
       continue;
     }
     Node& node = *t->grad_fn;
-    std::vector<Tensor> in_grads = node.backward(g);
+    std::vector<Tensor> in_grads = node.backward(g.sum);
     TF_CHECK(in_grads.size() == node.inputs.size(), "op ", node.op, " returned ", in_grads.size(),
              " gradients for ", node.inputs.size(), " inputs");
     for (size_t i = 0; i < in_grads.size(); ++i) {
       TensorImpl* in = node.inputs[i].get();
-      if (!in || !in_grads[i].defined()) continue;
-      auto slot = grads.find(in);
-      if (slot == grads.end()) {
-        grads.emplace(in, in_grads[i]);
-      } else {
-        slot->second = add(slot->second, in_grads[i]);
-      }
+      if (in && in_grads[i].defined()) grads[in].add(in_grads[i]);
     }
   }
 }

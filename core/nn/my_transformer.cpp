@@ -1,7 +1,7 @@
 #include "nn/my_transformer.hpp"
 
 #include "nn/init.hpp"
-#include "nn/no_talking.hpp"
+#include "nn/position_ids.hpp"
 #include "util/error.hpp"
 
 namespace tf {

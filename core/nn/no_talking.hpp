@@ -26,7 +26,4 @@ class WithPosition : public NoTalking {
   Embedding position;
 };
 
-// Ids 0, 1, ..., T-1 (offset by `start`) as a [T] row, for looking up position tables.
-Ids position_ids(int64_t T, int64_t start = 0);
-
 }  // namespace tf

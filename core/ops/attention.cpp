@@ -18,7 +18,7 @@ struct Operand {
 
 Operand resolve(const Cols& c, const char* what) {
   TF_CHECK(c.t.ndim() == 3, "attention: ", what, " must be [B, T, width], got ", c.t.shape().str());
-  int64_t w = c.width < 0 ? c.t.size(2) - c.offset : c.width;
+  int64_t w = c.columns();
   TF_CHECK(c.offset >= 0 && w > 0 && c.offset + w <= c.t.size(2), "attention: columns [", c.offset, ", ",
            c.offset + w, ") of ", what, " are outside its width ", c.t.size(2));
   return {&c.t, c.offset, w};

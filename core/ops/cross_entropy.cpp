@@ -16,7 +16,7 @@ Tensor cross_entropy(const Tensor& logits, const Ids& targets, const Tensor& wei
   Tensor w = weights;
   if (!w.defined()) w = Tensor::full(Shape{N}, N > 0 ? 1.f / static_cast<float>(N) : 0.f, logits.device());
   TF_CHECK(w.numel() == N, "cross_entropy: ", w.numel(), " weights for ", N, " rows");
-  w = w.detach().reshape(Shape{N});
+  w = reshape(w.detach(), Shape{N});
   Tensor rows = Tensor::empty(Shape{N}, logits.device()), lse = Tensor::empty(Shape{N}, logits.device());
   DeviceIds dev(targets, logits.device());
   Backend& be = backend_of(logits);

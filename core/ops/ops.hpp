@@ -63,6 +63,7 @@ struct Cols {
   int64_t offset = 0, width = -1;            // width -1: all columns from offset
   Cols(const Tensor& tensor) : t(tensor) {}  // NOLINT: a whole tensor is a column range
   Cols(const Tensor& tensor, int64_t off, int64_t w) : t(tensor), offset(off), width(w) {}
+  int64_t columns() const { return width < 0 ? t.size(t.ndim() - 1) - offset : width; }
 };
 struct AttentionOptions {
   bool causal = false;
@@ -74,6 +75,11 @@ struct AttentionOptions {
 // receives the attention weights [B, heads, Tq, Tk] (detached).
 Tensor attention(const Cols& q, const Cols& k, const Cols& v, int heads, const AttentionOptions& options = {},
                  Tensor* weights = nullptr);
+
+// ---- kv_cache.cpp: keys and values kept for incremental decoding (batch 1, outside autograd) ----
+// Copies the column range `rows` [1, T, C] into cache [1, capacity, C] at rows [filled, filled + T), in
+// place, and returns the filled part [1, filled + T, C] as a view sharing the cache's storage.
+Tensor cache_append(const Tensor& cache, int64_t filled, const Cols& rows);
 
 // ---- cross_entropy.cpp ----
 // sum_i w_i * -log softmax(logits_i)[target_i] over rows i of logits [..., V]; weights [rows] (undefined:

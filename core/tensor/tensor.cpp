@@ -4,7 +4,6 @@
 
 #include "autograd/node.hpp"
 #include "backend/backend.hpp"
-#include "ops/ops.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -158,7 +157,5 @@ Tensor Tensor::detach() const {
   impl->shape = impl_->shape;
   return Tensor(impl);
 }
-
-Tensor Tensor::reshape(const Shape& s) const { return tf::reshape(*this, s); }
 
 }  // namespace tf

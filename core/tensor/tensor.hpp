@@ -65,8 +65,6 @@ class Tensor {
   // The same numbers, cut off from the graph (no grad_fn, no requires_grad).
   Tensor detach() const;
 
-  Tensor reshape(const Shape& shape) const;  // a view; differentiable
-
   TensorImpl* impl() const { return impl_.get(); }
   const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
   bool same(const Tensor& o) const { return impl_ == o.impl_; }
