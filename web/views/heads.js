@@ -2,7 +2,7 @@
 // hand beside the module's count.
 import { heatmap, slice } from '../heatmap.js';
 import { el, button, facts, verdict, grid } from '../ui.js';
-import { walkthroughControls, words } from './attention-steps.js';
+import { walkthroughControls, words } from '../walkthrough.js';
 
 export default {
   id: 'A8',

@@ -2,7 +2,7 @@
 // before it (lower-triangular weights). Padding: the last two tokens are ignored by every query.
 import { heatmap } from '../heatmap.js';
 import { el, facts, verdict, grid } from '../ui.js';
-import { mountWalkthrough } from './attention-steps.js';
+import { mountWalkthrough } from '../walkthrough.js';
 
 function upperIsZero(w) {
   const n = w.shape[0];

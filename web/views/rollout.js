@@ -2,8 +2,8 @@
 // multiply through the encoder layers: how much each input position ends up feeding each position.
 import { heatmap, meanOver } from '../heatmap.js';
 import { button, grid } from '../ui.js';
-import { SORTER } from './sorter-training.js';
-import { digitLabels, sorterInputField, requireSorter } from './sorter-attention.js';
+import { SORTER, requireSorter } from '../model-slots.js';
+import { digitLabels, sorterInputField } from '../sorter-inputs.js';
 
 export default {
   id: 'D5',

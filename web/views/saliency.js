@@ -2,8 +2,8 @@
 // to each input embedding, normalised per row, beside the last layer's cross-attention (mean of heads).
 import { heatmap, meanOver } from '../heatmap.js';
 import { button, grid } from '../ui.js';
-import { SORTER } from './sorter-training.js';
-import { sorterInputField, requireSorter } from './sorter-attention.js';
+import { SORTER, requireSorter } from '../model-slots.js';
+import { sorterInputField } from '../sorter-inputs.js';
 
 export default {
   id: 'D6',

@@ -2,22 +2,9 @@
 // decoder cross-attention (rows = output step, columns = input position); redrawn by itself while the
 // sorter trains (live views).
 import { heatmap, slice } from '../heatmap.js';
-import { el, button, field } from '../ui.js';
-import { SORTER } from './sorter-training.js';
-
-export function digitLabels(r) {
-  return { src: r.input.map(String), out: r.output.map((d) => `→${d}`) };
-}
-
-export function sorterInputField() {
-  return field('input digits', { kind: 'text', value: '7 2 9 0 4 4 1 8 3 6' });
-}
-
-export function requireSorter(ctx) {
-  const info = ctx.models.get(SORTER);
-  if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
-  return info;
-}
+import { el, button } from '../ui.js';
+import { SORTER, requireSorter } from '../model-slots.js';
+import { digitLabels, sorterInputField } from '../sorter-inputs.js';
 
 function maps(layers, prefix, x, y, cmap) {
   return layers.flatMap((layer, l) => Array.from({ length: layer.shape[0] }, (_, h) =>

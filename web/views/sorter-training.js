@@ -3,8 +3,7 @@
 import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
 import { el } from '../ui.js';
-
-export const SORTER = 'sorter';
+import { SORTER } from '../model-slots.js';
 
 export default {
   id: 'D1',

@@ -5,9 +5,8 @@
 import { heatmap, slice } from '../heatmap.js';
 import { readSetting, writeSetting, urlField } from '../url-state.js';
 import { el, button, field } from '../ui.js';
-import { STORY_MODELS } from './story-training.js';
-
-export const DEFAULT_SENTENCE = 'lily went to the _ to play with her ball .';
+import { STORY_MODELS, storyModelInfo } from '../model-slots.js';
+import { DEFAULT_SENTENCE } from '../story-inputs.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
 function blocksOf(choice, count) {
@@ -20,12 +19,6 @@ function refill(select, options, keep) {
   const value = keep ?? select.value;
   select.replaceChildren(...options.map(([v, l]) => el('option', { value: v }, l)));
   select.value = options.some(([v]) => String(v) === String(value)) ? String(value) : String(options[0][0]);
-}
-
-export function storyModelInfo(ctx, slot) {
-  const info = ctx.models.get(slot);
-  if (!info || info.state === 'empty' || !info.config) throw new Error('train a story model above first (or upload one)');
-  return info;
 }
 
 export default {

@@ -5,8 +5,8 @@
 import { heatmap, meanOver } from '../heatmap.js';
 import { urlField } from '../url-state.js';
 import { el, button, field, grid } from '../ui.js';
-import { STORY_MODELS } from './story-training.js';
-import { DEFAULT_SENTENCE, storyModelInfo } from './story-attention.js';
+import { STORY_MODELS, storyModelInfo } from '../model-slots.js';
+import { DEFAULT_SENTENCE } from '../story-inputs.js';
 
 const row = (matrix, r) => matrix.data.subarray(r * matrix.shape[1], (r + 1) * matrix.shape[1]);
 

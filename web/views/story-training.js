@@ -6,14 +6,9 @@ import { Msg } from '../protocol.js';
 import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
 import { el, fmt } from '../ui.js';
+import { STORY_MODELS } from '../model-slots.js';
 
 const FIELDS = ['dim', 'heads', 'layers', 'length', 'steps', 'lr', 'batch', 'seed', 'rotary'];
-
-export const STORY_MODELS = [
-  { slot: 'stories-diffusion', name: 'diffusion' },
-  { slot: 'stories-causal', name: 'left to right' },
-  { slot: 'stories-from-causal', name: 'diffusion from causal' },
-];
 
 export default {
   id: 'C1, C6, C9, C10',

@@ -5,7 +5,7 @@
 // trains, a one-story sample refreshes by itself with the step it came from (live views).
 import { urlField } from '../url-state.js';
 import { el, button, intOf } from '../ui.js';
-import { STORY_MODELS } from './story-training.js';
+import { STORY_MODELS } from '../model-slots.js';
 
 const PRESETS = [
   ['C2: five stories', { prompt: '', suffix: '', count: 5 }],

@@ -2,7 +2,7 @@
 // (cold), 0.1·q melts it towards the uniform average (hot).
 import { heatmap } from '../heatmap.js';
 import { grid } from '../ui.js';
-import { mountWalkthrough } from './attention-steps.js';
+import { mountWalkthrough } from '../walkthrough.js';
 
 export default {
   id: 'A4',

@@ -2,7 +2,7 @@
 // tokens beside the exact posterior GuessX0. Refreshes whenever a toy model finishes or pauses training,
 // and by itself while one trains (live views).
 import { el, button, fmt } from '../ui.js';
-import { TOY_RUNS } from './toy-training.js';
+import { TOY_RUNS } from '../model-slots.js';
 
 // The four most probable tokens, leaving out those below half a percent (but never all of them).
 function topFour(probabilities, vocabulary) {

@@ -4,12 +4,7 @@
 import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
 import { el, button } from '../ui.js';
-
-export const TOY_RUNS = [
-  { slot: 'toy-notalking', name: 'NoTalking', kind: 'notalking', urlKey: 'b1', fields: ['dim', 'steps', 'lr', 'batch', 'seed'] },
-  { slot: 'toy-withposition', name: 'WithPosition', kind: 'withposition', urlKey: 'b2', fields: ['dim', 'steps', 'lr', 'batch', 'seed'] },
-  { slot: 'toy-transformer', name: 'MyTransformer', kind: 'transformer', urlKey: 'b3', fields: ['dim', 'heads', 'layers', 'steps', 'lr', 'batch', 'seed'] },
-];
+import { TOY_RUNS } from '../model-slots.js';
 
 export default {
   id: 'B1–B3',
