@@ -18,20 +18,20 @@ const steps = Number(option('--steps', 10));
 const V = 2002, C = 128, H = 4, L = 4, B = 64, T = 32, MASK = 2001;
 
 // Token windows from real text when the shared excerpt is there (its vocabulary fills all 2000 words).
-function storyText(tf) {
+function storyText(tinyformer) {
   const shared = new URL('../shared/data/tinystories-train-head.txt', root);
-  return existsSync(shared) ? { train: readFileSync(shared, 'utf8') } : { train: tf.builtinStories(1, 4_000_000) };
+  return existsSync(shared) ? { train: readFileSync(shared, 'utf8') } : { train: tinyformer.builtinStories(1, 4_000_000) };
 }
 
 async function ours(threaded) {
   const { loadTinyformer } = await import('../wasm/tinyformer.js');
-  const tf = await loadTinyformer({ threads: threaded, baseUrl: process.env.TINYFORMER_WASM_DIR ?? new URL('web/wasm/', root), poolSize: 2 });
-  const text = storyText(tf);
+  const tinyformer = await loadTinyformer({ threads: threaded, baseUrl: process.env.TINYFORMER_WASM_DIR ?? new URL('web/wasm/', root), poolSize: 2 });
+  const text = storyText(tinyformer);
   const rows = [];
   for (const threads of threaded ? [1, 2] : [1]) {
-    tf.setThreads(threads);
+    tinyformer.setThreads(threads);
     for (const causal of [false, true]) {
-      const run = tf.createRun({ task: 'stories', batch: B, seq_len: T, model: { causal } }, text);
+      const run = tinyformer.createRun({ task: 'stories', batch: B, seq_len: T, model: { causal } }, text);
       if (run.config.vocab !== V) throw new Error(`vocabulary ${run.config.vocab}, expected ${V}`);
       run.step(3);
       const r = run.step(steps);

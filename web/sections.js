@@ -1,4 +1,5 @@
-// The course's sections in the course's order (docs/course-map.md, A1–D7), each a list of views.
+// The course's sections in the course's order, each a list of views. The ids (A1–D7) are explained in the
+// repository's docs/course-map.md: for each, what it shows, its view here, its core function and its test.
 import positionalEncoding from './views/positional-encoding.js';
 import embeddingLookup from './views/embedding-lookup.js';
 import attentionSteps from './views/attention-steps.js';
