@@ -28,7 +28,7 @@ build_cuda() {
   if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
     cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DTF_CUDA=ON -DTF_BUILD_BENCH=OFF \
       -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" >/dev/null
-    ninja -C build/cuda -j "$JOBS" core_tests course_tests
+    ninja -C build/cuda -j "$JOBS" core_tests model_tests
   else
     echo "lab: nvcc not found, the CUDA backend is not built"
   fi

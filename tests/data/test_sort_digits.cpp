@@ -8,7 +8,7 @@
 
 using namespace tf;
 
-TEST_SUITE("sort_task") {
+TEST_SUITE("sort_digits") {
   TEST_CASE("targets are the sorted inputs and the decoder input is SOS then the target shifted right") {
     Rng rng(42);
     sort_digits::Batch b = sort_digits::make_batch(rng, 32);

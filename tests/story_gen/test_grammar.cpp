@@ -10,12 +10,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "course/data_paths.hpp"
 #include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
 #include "data/vocabulary.hpp"
 #include "story_gen/grammar.hpp"
 #include "story_gen/lexicon.hpp"
+#include "support/data_paths.hpp"
 
 using namespace tf;
 
@@ -54,7 +54,7 @@ Entropies entropies(const std::vector<std::string>& words) {
 }
 }  // namespace
 
-TEST_SUITE("story_grammar") {
+TEST_SUITE("grammar") {
   TEST_CASE("a seed always gives the same stories and another seed others") {
     const std::string a = generate_stories(5, 100000);
     CHECK(a == generate_stories(5, 100000));

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "course/data_paths.hpp"
 #include "data/text_file.hpp"
 #include "data/vocabulary.hpp"
+#include "support/data_paths.hpp"
 #include "util/error.hpp"
 
 using namespace tf;

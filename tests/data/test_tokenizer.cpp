@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "course/data_paths.hpp"
 #include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
 #include "data/utf8.hpp"
+#include "support/data_paths.hpp"
 
 using namespace tf;
 using Words = std::vector<std::string>;

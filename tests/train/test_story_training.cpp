@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "course/data_paths.hpp"
 #include "data/text_file.hpp"
+#include "support/data_paths.hpp"
 #include "train/trainer.hpp"
 
 using namespace tf;
