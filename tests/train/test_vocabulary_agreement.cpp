@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "data/story_grammar.hpp"
+#include "story_gen/grammar.hpp"
 #include "train/trainer.hpp"
 #include "train/vocabulary_agreement.hpp"
 #include "util/error.hpp"
