@@ -12,8 +12,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "data/text_file.hpp"
-#include "util/error.hpp"
+#include "tinyformer.hpp"
 
 namespace tf::cli {
 
