@@ -76,7 +76,11 @@ test('a diverged run is not autosaved; the last good checkpoint is offered and s
       assert.equal(firstNonFinite(Uint8Array.from(stored.bytes)), null);
 
       await trainer.locator('.not-saved button', { hasText: 'Go back to the last good checkpoint (step 2)' }).click();
+      // The stopped run is paused too (at the step it stopped), so wait for the restore itself to report.
+      await page.waitForFunction((s) => /Restored the run saved at step 2\./.test(
+        document.querySelector(`.trainer[data-slot="${s}"] .status`).textContent), SLOT, { timeout: 60_000 });
       await waitForPanel(page, SLOT, { state: 'paused', minStep: 2 });
+      assert.equal((await panelState(page, SLOT)).step, 2);
       assert.equal(await trainer.locator('.not-saved').count(), 0);
       assert.match(await trainer.locator('.status').textContent(), /Restored the run saved at step 2\./);
 

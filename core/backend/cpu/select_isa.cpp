@@ -35,16 +35,17 @@ std::vector<const CpuIsa*> supported_isas() {
 }  // namespace
 
 std::vector<Backend*> supported_cpu_backends() {
-  // Never destroyed: storages freed after main returns still reach their backend.
-  static std::vector<Backend*> backends = [] {
-    std::vector<Backend*> out;
+  // Never destroyed, the list included: storages freed after main returns still reach their backend, and
+  // a list destroyed at exit would leave the backends unreachable (LeakSanitizer reports them).
+  static const std::vector<Backend*>* backends = [] {
+    auto* out = new std::vector<Backend*>();
     for (const CpuIsa* isa : supported_isas()) {
-      out.push_back(new Backend(host_backend(std::string("cpu-") + isa->name)));
-      isa->bind(*out.back());
+      out->push_back(new Backend(host_backend(std::string("cpu-") + isa->name)));
+      isa->bind(*out->back());
     }
     return out;
   }();
-  return backends;
+  return *backends;
 }
 
 Backend& cpu_backend() {
