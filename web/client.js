@@ -2,7 +2,8 @@
 // reply's result (or rejects with its error); progress messages for the same id go to onProgress.
 // A worker that crashes (an uncaught error) or stops answering (silent for `unresponsiveMs` while requests
 // wait, pings included) is replaced by a fresh one: its pending requests fail with a message saying so and
-// a 'restart' event tells the page to load the module and its saved runs again.
+// a 'restart' event tells the page to load the module and its saved runs again. A worker whose WebGPU
+// device failed says so (DEVICE_FAILED): a 'device-failed' event, on which the page restarts it on wasm.
 import { Msg } from './protocol.js';
 
 const PING_MS = 2_000;
@@ -38,6 +39,10 @@ export class LabClient extends EventTarget {
   receive(message) {
     this.lastHeard = performance.now();
     this.answered = true;
+    if (message.type === Msg.DEVICE_FAILED) {
+      this.dispatchEvent(new CustomEvent('device-failed', { detail: message.result }));
+      return;
+    }
     const entry = this.pending.get(message.id);
     if (!entry) return;
     if (message.type === Msg.PROGRESS) {
@@ -57,7 +62,8 @@ export class LabClient extends EventTarget {
     else if (silent >= PING_MS) this.worker.postMessage({ type: Msg.PING, id: 0 });
   }
 
-  restart(reason) {
+  // detail travels with the 'restart' event (the page's fallback to wasm says which runs to resume).
+  restart(reason, detail = {}) {
     this.worker.terminate();
     if (this.restarts >= MAX_RESTARTS) {
       this.failAll(new Error(`The lab's worker ${reason} too often; reload the page to start it again.`));
@@ -66,7 +72,14 @@ export class LabClient extends EventTarget {
     this.restarts += 1;
     this.failAll(new Error(`The lab's worker ${reason}; it was restarted, so this request was lost.`));
     this.spawn();
-    this.dispatchEvent(new CustomEvent('restart', { detail: { reason } }));
+    this.dispatchEvent(new CustomEvent('restart', { detail: { ...detail, reason } }));
+  }
+
+  // Ends the worker for good (a benchmark's own worker): its pending requests fail.
+  close() {
+    clearInterval(this.watchdog);
+    this.worker.terminate();
+    this.failAll(new Error("the lab's worker was closed"));
   }
 
   failAll(error) {

@@ -1,16 +1,20 @@
-// The lab page: loads the wasm module in the worker, shows which build runs (threaded when the page is
-// cross-origin isolated), and shows one course section at a time (#A … #D), mounting its experiment
-// views the first time it is opened so a visit to A never pays for D. The banner also holds the live-view
-// cadence and "copy link" (every setting and input of the page is in its URL). Lines under it say how much
-// is saved (storage-status.js) and when a crashed worker was restarted (runs back to their last save).
+// The lab page: loads the module in the worker on the device chosen (device-choice.js: WebGPU, wasm
+// threads or one thread; ?device= forces one, the banner's selector sets it), shows which device and build
+// run, and shows one course section at a time (#A … #D), mounting its experiment views the first time it is
+// opened so a visit to A never pays for D. The banner also holds the live-view cadence and "copy link".
+// Lines under it say how much is saved (storage-status.js), when a crashed worker was restarted (runs back
+// to their last save) and when WebGPU failed (a wasm worker takes over; the runs that trained go on).
 import { LabClient } from './client.js';
 import { Msg } from './protocol.js';
 import { Corpus } from './corpus.js';
+import { benchPanel } from './device-bench.js';
+import { DEVICE_LABELS, Device, describeDevice, isDevice } from './device-choice.js';
 import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
 import { StorageStatus } from './storage-status.js';
 import { button, card, el, field, showError } from './ui.js';
+import { readSetting, writeSetting } from './url-state.js';
 
 const client = new LabClient();
 const models = new Models();
@@ -20,11 +24,25 @@ const banner = document.getElementById('module-status');
 banner.after(storage.node);
 storage.start();
 const mounted = new Set();
+let wantedDevice = isDevice(readSetting('device')) ? readSetting('device') : Device.AUTO;  // wasm after a fallback
 
 function describeModule(info) {
   const build = info.threaded ? `threaded build, ${info.threads} of ${info.maxThreads} threads` : 'single-threaded build';
   const isolation = info.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (threads need COOP/COEP headers)';
-  return `WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
+  const skipped = info.deviceWhy ? ` (not ${wantedDevice === Device.AUTO ? 'the first choice' : DEVICE_LABELS[wantedDevice]}: ${info.deviceWhy})` : '';
+  const adapter = info.adapter && info.device !== Device.WEBGPU ? ` WebGPU adapter: ${info.adapter}.` : '';
+  return `Device: ${describeDevice(info)}${skipped}.${adapter} WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
+}
+
+// The device selector: a new choice goes into the URL and reloads the page (runs come back from their saves).
+function devicePicker() {
+  const options = Object.entries(DEVICE_LABELS);
+  const { wrap, input } = field('device', { kind: 'select', value: readSetting('device') || Device.AUTO, options, name: 'device' });
+  input.addEventListener('change', () => {
+    writeSetting('device', input.value, Device.AUTO);
+    location.reload();
+  });
+  return wrap;
 }
 
 function threadPicker(info) {
@@ -61,11 +79,12 @@ function copyLink() {
 
 async function start() {
   try {
-    const info = await client.request(Msg.INIT, { threads: 'auto' });
+    const info = await client.request(Msg.INIT, { device: wantedDevice });
     ctx.module = info;
+    document.body.dataset.device = info.device;
     document.body.dataset.build = info.build;
-    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), threadPicker(info) || '',
-      ctx.live.control(), copyLink());
+    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), devicePicker(),
+      threadPicker(info) || '', ctx.live.control(), copyLink());
   } catch (error) {
     banner.classList.add('error');
     banner.replaceChildren(el('span', { role: 'alert' }, `The lab cannot start: ${error.message}`));
@@ -75,24 +94,34 @@ async function start() {
 }
 
 const ready = start();
+ready.then(() => storage.node.after(benchPanel(ctx)), () => {});
 
 // A new worker knows nothing: the module is loaded again, the story text given again, then each panel
-// brings back its last saved run.
-async function restarted(reason) {
+// brings back its last saved run (and, after a fallback from WebGPU, trains on if it was training).
+async function restarted({ reason, fallback, resume = [] }) {
   document.getElementById('worker-restart')?.remove();
-  const notice = el('div', { id: 'worker-restart', class: 'notice error', role: 'alert' },
-    `The lab's worker ${reason} and was restarted: the runs go back to their last save.`);
+  const text = fallback
+    ? `WebGPU failed (${fallback}): the lab switched to WebAssembly and each run goes on from its last checkpoint.`
+    : `The lab's worker ${reason} and was restarted: the runs go back to their last save.`;
+  const notice = el('div', { id: 'worker-restart', class: 'notice error', role: 'alert', dataset: { fallback: Boolean(fallback) } }, text);
   storage.node.after(notice);
   try {
     await start();
     await ctx.corpus.resend();
-    ctx.models.workerRestarted();
+    ctx.models.workerRestarted(resume);
   } catch (error) {
     notice.textContent = `The lab's worker ${reason} and could not be started again (${error.message}): reload the page.`;
   }
 }
 
-client.addEventListener('restart', (event) => restarted(event.detail.reason));
+client.addEventListener('restart', (event) => restarted(event.detail));
+
+// WebGPU failed in the worker: a wasm worker replaces it; the runs training at that moment resume.
+client.addEventListener('device-failed', (event) => {
+  wantedDevice = Device.WASM_THREADS;  // falls to one thread when the page is not cross-origin isolated
+  const resume = [...models.map].filter(([, info]) => info.state === 'training').map(([slot]) => slot);
+  client.restart('left WebGPU for WebAssembly', { fallback: event.detail.reason, resume });
+});
 
 function mountSection(section, node) {
   if (mounted.has(section.id)) return;

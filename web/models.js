@@ -15,9 +15,10 @@ export class Models extends EventTarget {
     this.dispatchEvent(new CustomEvent('change', { detail: { slot, info: this.map.get(slot) } }));
   }
 
-  // The worker was replaced: its slots are empty until each panel restores its saved run ('worker-restart').
-  workerRestarted() {
-    this.dispatchEvent(new Event('worker-restart'));
+  // The worker was replaced: its slots are empty until each panel restores its saved run ('worker-restart');
+  // the slots in `resume` (runs that were training when WebGPU failed) train on after their restore.
+  workerRestarted(resume = []) {
+    this.dispatchEvent(new CustomEvent('worker-restart', { detail: { resume } }));
   }
 
   // Calls `listener(info)` whenever the model in `slot` is ready to look at (not in the middle of training).

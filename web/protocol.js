@@ -4,7 +4,8 @@
 // the page ("toy-transformer", "stories-causal", ...), so wasm handles never cross the thread boundary.
 
 export const Msg = Object.freeze({
-  INIT: 'init',                 // {threads?: 'auto'|boolean, poolSize?} -> module info
+  INIT: 'init',                 // {device?: Device (device-choice.js), poolSize?} -> module info, with the
+                                //   device chosen, why another was not, and the WebGPU adapter's name
   SET_THREADS: 'set-threads',   // {threads} -> module info
   FIGURE: 'figure',             // {name, options} -> {values, arrays}; name from FIGURES
   ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2
@@ -26,7 +27,9 @@ export const Msg = Object.freeze({
   CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
   PING: 'ping',                 // {} -> {}; the page's check that a silent worker is alive
+  LOSE_DEVICE: 'lose-device',   // {} -> {destroyed}; destroys the WebGPU device in use (the test hook for a loss)
   PROGRESS: 'progress',         // worker -> page only
+  DEVICE_FAILED: 'device-failed',  // worker -> page only, id 0: {reason}; WebGPU is gone, the page goes to wasm
 });
 
 // The Model / Run methods the page may call through Msg.CALL (everything else stays inside the worker).

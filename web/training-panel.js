@@ -45,7 +45,7 @@ export class TrainingPanel {
     this.savedStep = null;  // the step of the run as last saved, null when nothing of it is saved
     this.poison = null;     // {step, why} once the run in memory diverged: it is then never saved
     this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
-    ctx.models.addEventListener('worker-restart', () => this.afterRestart());
+    ctx.models.addEventListener('worker-restart', (event) => this.afterRestart(event.detail.resume.includes(options.slot)));
     ctx.storage.addEventListener('forget', () => this.markSaved(null));
     window.addEventListener('beforeunload', (event) => {
       if (!this.unsaved()) return;
@@ -305,10 +305,16 @@ export class TrainingPanel {
     delete this.node.dataset.diverged;
   }
 
-  // A restarted worker holds no run: the last save comes back (or the panel says the run was lost).
-  async afterRestart() {
+  // A restarted worker holds no run: the last save comes back (or the panel says the run was lost); `resume`
+  // trains it on (it was training on WebGPU when the device failed).
+  async afterRestart(resume) {
     const message = this.status.textContent;
-    if ((await this.restore()) === false && this.state !== 'empty') {
+    const restored = await this.restore();
+    if (restored && resume && this.state === 'paused') {
+      this.status.append(' Training goes on from there.');
+      await this.guard(() => this.train());
+    }
+    if (restored === false && this.state !== 'empty') {
       this.stepsDone = undefined;
       this.setState('empty');
       this.showStats({});

@@ -1,12 +1,17 @@
-// The lab's Web Worker: it alone owns the Tinyformer wasm module, its Models and Runs (kept by slot name)
-// and the story text, and answers the page by the protocol in protocol.js. Training runs in chunks of
-// steps sized to about a quarter second, yielding to the event loop between them so pause, stop and other
-// requests (attention maps, writing) are answered while a run trains.
+// The lab's Web Worker: it alone owns the Tinyformer wasm module, its Models and Runs (kept by slot name),
+// the story text and, on WebGPU, the GPUDevice (probed here, handed to the module's WebGPU build); it
+// answers the page by the protocol in protocol.js. Training runs in chunks of steps sized to about a
+// quarter second, yielding to the event loop between them so pause, stop and other requests (attention
+// maps, writing) are answered while a run trains. A WebGPU failure (device lost, GPU memory, a shader) is
+// told to the page (DEVICE_FAILED), which starts a wasm worker and resumes the runs from their checkpoints.
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
+import { Device, adapterName, chooseDevice } from './device-choice.js';
+import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
 
 const CHUNK_SECONDS = 0.25;
 
 let tf = null;                 // the Tinyformer module, after INIT
+let device = null;             // {device, why, adapter, gpu: GPUDevice | null, lost: message | null}, after INIT
 let corpus = null;             // {text, source}: what stories train on
 const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
@@ -16,11 +21,27 @@ function moduleInfo() {
     version: tf.version, threaded: tf.threaded, simd: tf.simd, maxThreads: tf.maxThreads,
     threads: tf.threads(), crossOriginIsolated: self.crossOriginIsolated === true,
     build: tf.threaded ? 'threaded' : 'single-threaded', memoryBytes: tf.memoryBytes(),
-    liveHandles: tf.liveHandles(),
+    liveHandles: tf.liveHandles(), device: device.device, deviceWhy: device.why, adapter: device.adapter,
   };
 }
 
-async function init({ threads = 'auto', poolSize } = {}) {
+// The WebGPU build is used only where scripts/build-wasm.sh laid it out beside the others.
+async function hasGpuBuild() {
+  const response = await fetch(new URL('./wasm/tinyformer-gpu.wasm', import.meta.url), { method: 'HEAD' }).catch(() => null);
+  return Boolean(response && response.ok);
+}
+
+async function pickDevice(wanted) {
+  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu() : null;
+  const gpuBuild = Boolean(probe && probe.device) && (await hasGpuBuild());
+  const threads = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, threads });
+  const adapter = probe && probe.adapter ? adapterName(probe.adapter) : null;
+  if (choice.device !== Device.WEBGPU && probe && probe.device) probe.device.destroy();
+  return { ...choice, adapter, gpu: choice.device === Device.WEBGPU ? probe.device : null, lost: null };
+}
+
+async function init({ device: wanted = Device.AUTO, poolSize } = {}) {
   if (tf) return moduleInfo();
   let wrapper;
   try {
@@ -28,9 +49,26 @@ async function init({ threads = 'auto', poolSize } = {}) {
   } catch (error) {
     throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
   }
-  tf = await wrapper.loadTinyformer({ threads, poolSize });
+  const picked = await pickDevice(wanted);
+  const options = picked.gpu ? { threads: false, webgpu: picked.gpu } : { threads: picked.device === Device.WASM_THREADS, poolSize };
+  tf = await wrapper.loadTinyformer(options);
+  device = picked;
   if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
+  if (device.gpu) watchLoss(device.gpu, deviceFailed);
   return moduleInfo();
+}
+
+// WebGPU is gone for this worker: the page is told at once (a run in training also fails at its next chunk).
+function deviceFailed(reason) {
+  if (device.lost) return;
+  device.lost = reason;
+  self.postMessage(reply(Msg.DEVICE_FAILED, 0, { reason }));
+}
+
+function loseDevice() {
+  if (!device || !device.gpu) throw new Error('the lab is not on WebGPU: there is no device to lose');
+  device.gpu.destroy();
+  return { destroyed: true };
 }
 
 function needModule() {
@@ -109,6 +147,7 @@ async function train({ slot, until }, id) {
   let chunk = 1;
   try {
     while (s.control === 'run' && s.handle.stepsDone < until) {
+      if (device.lost) throw new Error(device.lost);
       const n = Math.min(chunk, until - s.handle.stepsDone);
       const result = s.handle.step(n);
       self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
@@ -119,6 +158,9 @@ async function train({ slot, until }, id) {
     if (s.handle.deleted) return { state: 'stopped', step: null };
     const state = s.control === 'run' ? 'finished' : s.control === 'pause' ? 'paused' : 'stopped';
     return { state, step: s.handle.stepsDone };
+  } catch (error) {
+    if (device.device === Device.WEBGPU && isDeviceFailure(error)) deviceFailed(error.message);
+    throw error;
   } finally {
     if (slots.get(slot) === s) s.control = null;
   }
@@ -189,6 +231,7 @@ const handlers = {
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
   [Msg.PING]: () => ({}),
+  [Msg.LOSE_DEVICE]: loseDevice,
 };
 
 self.onmessage = async (event) => {

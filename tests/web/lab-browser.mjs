@@ -21,11 +21,13 @@ export async function startLab({ isolation = !process.env.TF_WEB_NO_ISOLATION, d
 }
 
 // A browser context with a profile of its own (IndexedDB survives reloads inside it, not across tests).
-export async function launch({ width = 1280, height = 800 } = {}) {
+// webgpu: Chromium's software WebGPU adapter (SwiftShader) is offered to http://127.0.0.1 pages.
+export async function launch({ width = 1280, height = 800, webgpu = false } = {}) {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, viewport: { width, height },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
+      ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
   });
   return {
     context,

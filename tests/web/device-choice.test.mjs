@@ -1,0 +1,73 @@
+// The device choice (web/device-choice.js) over every combination the page can meet: auto takes WebGPU
+// only with an adapter, a device and the WebGPU build, then threads when isolated, then one thread; a forced
+// choice that cannot be had says why; the adapter's name and the banner's device line. And which worker
+// errors send a WebGPU run back to wasm (web/webgpu-device.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { Device, adapterName, chooseDevice, describeDevice } from '../../web/device-choice.js';
+import { isDeviceFailure, probeWebGpu } from '../../web/webgpu-device.js';
+
+const adapter = { vendor: 'google', architecture: 'swiftshader', device: '', description: '' };
+const gpu = { adapter, device: {}, why: null };
+
+test('auto takes WebGPU only with an adapter, a device and the WebGPU build', () => {
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: true, threads: true }), { device: Device.WEBGPU, why: null });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: false, threads: true }),
+    { device: Device.WASM_THREADS, why: 'WebGPU: this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)' });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: 'requestDevice failed: no' }, gpuBuild: true, threads: true }),
+    { device: Device.WASM_THREADS, why: 'WebGPU: requestDevice failed: no' });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: null, gpuBuild: true, threads: false }), {
+    device: Device.WASM_SINGLE,
+    why: 'WebGPU: this browser gives no WebGPU adapter; threads: the page is not cross-origin isolated (COOP/COEP headers)',
+  });
+});
+
+test('a forced device is used when it can be, and falls down the list with the reason when not', () => {
+  assert.equal(chooseDevice(Device.WEBGPU, { webgpu: gpu, gpuBuild: true, threads: false }).device, Device.WEBGPU);
+  assert.equal(chooseDevice(Device.WASM_THREADS, { webgpu: gpu, gpuBuild: true, threads: true }).device, Device.WASM_THREADS);
+  assert.deepEqual(chooseDevice(Device.WASM_SINGLE, { webgpu: gpu, gpuBuild: true, threads: true }), { device: Device.WASM_SINGLE, why: null });
+  assert.deepEqual(chooseDevice(Device.WASM_THREADS, { webgpu: null, gpuBuild: false, threads: false }),
+    { device: Device.WASM_SINGLE, why: 'threads: the page is not cross-origin isolated (COOP/COEP headers)' });
+  assert.throws(() => chooseDevice('cuda', {}), /device must be one of auto, webgpu, wasm-threads, wasm-single, got cuda/);
+});
+
+test('the adapter is named by its description, else vendor, architecture and device', () => {
+  assert.equal(adapterName(adapter), 'google swiftshader');
+  assert.equal(adapterName({ ...adapter, description: 'NVIDIA GeForce RTX 4090' }), 'NVIDIA GeForce RTX 4090');
+  assert.equal(adapterName({ vendor: '', architecture: '', device: '', description: '' }), 'an unnamed adapter');
+  assert.equal(describeDevice({ device: Device.WEBGPU, adapter: 'google swiftshader' }),
+    'WebGPU on google swiftshader (training); writing and attention on WebAssembly');
+  assert.equal(describeDevice({ device: Device.WASM_THREADS, threads: 2, maxThreads: 8 }), 'WebAssembly, 2 of 8 threads');
+  assert.equal(describeDevice({ device: Device.WASM_SINGLE }), 'WebAssembly, one thread');
+});
+
+test('the probe reports a missing navigator.gpu, a missing adapter and a failed device', async () => {
+  assert.deepEqual(await probeWebGpu(undefined), { adapter: null, device: null, why: 'this browser has no navigator.gpu' });
+  assert.deepEqual(await probeWebGpu({ requestAdapter: async () => null }),
+    { adapter: null, device: null, why: 'the browser gives no WebGPU adapter' });
+  const limits = { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 28 };
+  let asked = null;
+  const failing = {
+    info: adapter, limits,
+    requestDevice: async (descriptor) => {
+      asked = descriptor;
+      throw new Error('out of memory');
+    },
+  };
+  assert.deepEqual(await probeWebGpu({ requestAdapter: async () => failing }),
+    { adapter, device: null, why: 'requestDevice failed: out of memory' });
+  assert.deepEqual(asked, { requiredLimits: limits });
+  const older = { limits, requestAdapterInfo: async () => ({ vendor: 'v', architecture: 'a', device: 'd', description: 'old' }), requestDevice: async () => 'dev' };
+  assert.deepEqual(await probeWebGpu({ requestAdapter: async () => older }),
+    { adapter: { vendor: 'v', architecture: 'a', device: 'd', description: 'old' }, device: 'dev', why: null });
+});
+
+test('a lost device, GPU memory run out and a shader that fails send a run back to wasm; other errors do not', () => {
+  assert.ok(isDeviceFailure(new Error('the WebGPU device was lost: Device was destroyed.')));
+  assert.ok(isDeviceFailure(new Error('out of arena memory: 300 MB asked, 12 MB free')));
+  assert.ok(isDeviceFailure(new Error('shader layer_norm/layer_norm_forward failed to compile: error: ...')));
+  assert.ok(isDeviceFailure('WGSL validation error'));
+  assert.ok(!isDeviceFailure(new Error('the loss is not finite at step 12')));
+  assert.ok(!isDeviceFailure(new Error('no model in stories-causal yet: train or load one first')));
+});

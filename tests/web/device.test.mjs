@@ -1,0 +1,85 @@
+// The device banner, selector and fallback in Chromium with its software WebGPU adapter
+// (--enable-unsafe-webgpu): the worker probes the adapter and the banner names it; without the WebGPU build
+// of the module auto runs wasm threads and says why; the selector forces a device through the URL. A WebGPU
+// failure told by the worker (DEVICE_FAILED, injected through Playwright's handle on the worker as the
+// worker's loss watcher would send it) replaces the worker by a wasm one and the run that was training goes
+// on from its last checkpoint.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+
+const SLOT = 'toy-notalking';
+const button = (page, name) => page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: name });
+const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
+
+async function withLab(options, work) {
+  const lab = await startLab(options);
+  const browser = await launch({ webgpu: true });
+  try {
+    const { page, errors } = await openPage(browser.context);
+    await work(page, lab.url);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await lab.close();
+  }
+}
+
+test('the banner names the WebGPU adapter and the device in use; the selector forces one', () => withLab({ isolation: true }, async (page, url) => {
+  await page.goto(url);
+  const auto = await waitForModule(page);
+  assert.equal(auto.module.device, 'wasm-threads');
+  assert.equal(auto.module.adapter, 'google swiftshader');
+  assert.match(auto.banner, /^Device: WebAssembly, \d+ of \d+ threads \(not the first choice: WebGPU: this copy of the lab has no WebGPU build of the module \(web\/wasm\/tinyformer-gpu\.\*\)\)\. WebGPU adapter: google swiftshader\. WebAssembly /);
+  const select = page.locator('#module-status select[name=device]');
+  assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])),
+    [['auto', 'auto'], ['webgpu', 'WebGPU'], ['wasm-threads', 'WebAssembly, threads'], ['wasm-single', 'WebAssembly, one thread']]);
+
+  await select.selectOption('wasm-single');
+  await page.waitForURL(/\?device=wasm-single/);
+  const single = await waitForModule(page);
+  assert.equal(single.build, 'single-threaded');
+  assert.equal(single.module.device, 'wasm-single');
+  assert.equal(single.module.adapter, null, 'a forced wasm device does not probe WebGPU');
+  assert.match(single.banner, /^Device: WebAssembly, one thread\. WebAssembly .*single-threaded build/);
+  assert.equal(await page.locator('#module-status select[name=device]').inputValue(), 'wasm-single');
+
+  await page.goto(`${url}?device=webgpu`);
+  const forced = await waitForModule(page);
+  assert.equal(forced.module.device, 'wasm-threads');
+  assert.match(forced.banner, /\(not WebGPU: WebGPU: this copy of the lab has no WebGPU build/);
+  assert.match(await page.evaluate(() => window.lab.client.request('lose-device').catch((e) => e.message)),
+    /^the lab is not on WebGPU: there is no device to lose$/);
+}));
+
+test('a WebGPU failure starts a wasm worker and the training run goes on from its last checkpoint', () => withLab({ isolation: false }, async (page, url) => {
+  await page.goto(`${url}?b1.steps=100000#B`);
+  await waitForModule(page);
+  await waitForViews(page, 'B');
+  await button(page, 'Start').click();
+  await waitForPanel(page, SLOT, { state: 'training', minStep: 100 });
+  await button(page, 'Pause').click();
+  await waitForPanel(page, SLOT, { state: 'paused' });
+  await page.waitForFunction((s) => {
+    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
+    return p.dataset.saved === p.dataset.step;
+  }, SLOT);
+  const saved = (await panelState(page, SLOT)).step;
+  await button(page, 'Resume').click();
+  await waitForPanel(page, SLOT, { state: 'training', minStep: saved + 50 });
+
+  await labWorker(page).evaluate(() => self.postMessage({ type: 'device-failed', id: 0, ok: true, result: { reason: 'the WebGPU device was lost: injected' } }));
+  await page.waitForFunction(() => document.getElementById('worker-restart'), null, { timeout: 60_000 });
+  assert.equal(await page.locator('#worker-restart').textContent(),
+    'WebGPU failed (the WebGPU device was lost: injected): the lab switched to WebAssembly and each run goes on from its last checkpoint.');
+  await page.waitForFunction((s) => /Training goes on from there/.test(document.querySelector(`.trainer[data-slot="${s}"] .status`).textContent),
+    SLOT, { timeout: 60_000 });
+  assert.match(await page.locator(`.trainer[data-slot="${SLOT}"] .status`).textContent(),
+    new RegExp(`left WebGPU for WebAssembly; it was restarted, so this request was lost\\. Restored the run saved at step ${saved}\\. Training goes on from there\\.$`));
+  await waitForPanel(page, SLOT, { state: 'training', minStep: saved + 50 });
+  assert.equal(await page.evaluate(() => document.body.dataset.device), 'wasm-single');
+  assert.equal(await page.evaluate(() => window.lab.client.restarts), 1);
+  await button(page, 'Stop').click();
+  await waitForPanel(page, SLOT, { state: 'stopped' });
+}));
