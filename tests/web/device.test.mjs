@@ -83,3 +83,23 @@ test('a WebGPU failure starts a wasm worker and the training run goes on from it
   await button(page, 'Stop').click();
   await waitForPanel(page, SLOT, { state: 'stopped' });
 }));
+
+test('the benchmark panel times the story step on every device the page can use, beside each other', () => withLab({ isolation: true }, async (page, url) => {
+  await page.goto(url);
+  await waitForModule(page);
+  await page.locator('#device-bench summary').click();
+  await page.locator('#device-bench input[name=bench-steps]').fill('3');
+  await page.locator('#device-bench button', { hasText: 'Run the benchmark' }).click();
+  await page.waitForFunction(() => /^(Done|The benchmark failed)/.test(document.querySelector('#device-bench .status').textContent), null, { timeout: 120_000 });
+  assert.match(await page.locator('#device-bench .status').textContent(), /^Done/);
+  const rows = await page.locator('#device-bench tbody tr').evaluateAll((trs) => trs.map((tr) => JSON.parse(tr.dataset.result)));
+  assert.deepEqual(rows.map((r) => [r.device, r.causal, r.size, r.steps]), [
+    ['wasm-threads', false, 'small', 3], ['wasm-threads', true, 'small', 3], ['wasm-single', false, 'small', 3], ['wasm-single', true, 'small', 3]]);
+  for (const r of rows) {
+    assert.ok(r.seconds > 0 && r.tokensPerSecond > 0 && r.gflopsPerSecond > 0, JSON.stringify(r));
+    // 3 steps of 8 x 16 windows: the tokens the rows count are the steps' tokens.
+    assert.ok(Math.abs((r.tokensPerSecond * r.seconds) / (3 * 8 * 16) - 1) < 1e-6, JSON.stringify(r));
+  }
+  assert.equal(rows[2].threads, 1);
+  assert.equal(await page.evaluate(() => window.lab.client.restarts), 0, "the lab's own worker is left alone");
+}));

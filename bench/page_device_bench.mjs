@@ -1,0 +1,55 @@
+// Benchmark (not a test): the lab page's device benchmark panel (web/device-bench.js) driven in Debian's
+// Chromium with its WebGPU adapter offered (--enable-unsafe-webgpu; headless Chromium here has only the
+// software SwiftShader adapter unless a GPU and its Vulkan driver are there). Prints the panel's rows:
+// tokens/s and GFLOP/s of the story step on each device the page can use, side by side.
+//   node bench/page_device_bench.mjs [--size small|course] [--steps N] [--no-isolation] [--gpu]
+// --gpu asks Chromium for a hardware adapter (Vulkan); without it the software one is all there is here.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../web/serve.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const size = option('--size', 'small');
+const steps = Number(option('--steps', 10));
+const isolation = !args.includes('--no-isolation');
+const gpuFlags = args.includes('--gpu') ? ['--enable-features=Vulkan', '--use-angle=vulkan', '--ignore-gpu-blocklist'] : ['--disable-gpu'];
+
+const server = await startServer({ port: 0, host: '127.0.0.1', isolation, dir: path.resolve(new URL('../web', import.meta.url).pathname) });
+const profile = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-bench-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+  args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--no-first-run', ...gpuFlags],
+});
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  page.on('pageerror', (e) => console.error(`page: ${e.message}`));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.waitForFunction(() => document.body.dataset.build && document.getElementById('device-bench'), null, { timeout: 120_000 });
+  const banner = await page.locator('#module-status .module-text').textContent();
+  await page.locator('#device-bench summary').click();
+  await page.locator('#device-bench select[name=bench-size]').selectOption(size);
+  await page.locator('#device-bench input[name=bench-steps]').fill(String(steps));
+  await page.locator('#device-bench button', { hasText: 'Run the benchmark' }).click();
+  await page.waitForFunction(() => /^(Done|The benchmark failed)/.test(document.querySelector('#device-bench .status').textContent), null, { timeout: 0 });
+  const status = await page.locator('#device-bench .status').textContent();
+  const rows = await page.locator('#device-bench tbody tr').evaluateAll((trs) => trs.map((tr) => JSON.parse(tr.dataset.result)));
+  console.log(banner);
+  console.log(`story step, ${size} size, ${steps} steps after 2 warm-up steps, ${new Date().toISOString()}`);
+  console.log('device          loss       tokens/s    GFLOP/s   adapter / threads');
+  for (const r of rows) {
+    const who = r.device === 'webgpu' ? r.adapter : `${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+    console.log(`${r.device.padEnd(15)} ${(r.causal ? 'causal' : 'diffusion').padEnd(10)} ${r.tokensPerSecond.toFixed(0).padStart(9)} ${r.gflopsPerSecond.toFixed(3).padStart(10)}   ${who}`);
+  }
+  if (!status.startsWith('Done')) {
+    console.error(status);
+    process.exitCode = 1;
+  }
+} finally {
+  await context.close();
+  await rm(profile, { recursive: true, force: true });
+  server.close();
+}

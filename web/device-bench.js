@@ -1,0 +1,101 @@
+// The device benchmark (not a test): tokens/s and GFLOP/s of the story training step on every device this
+// page can use (WebGPU when an adapter and the WebGPU build are there, wasm threads when cross-origin
+// isolated, wasm on one thread), side by side in one run. Each device gets a worker of its own (the lab's
+// worker.js, so the numbers are the lab's own path); the lab's worker is left alone. `course` is the
+// course's story model (dim 128, 4 blocks, 64 x 32 windows); `small` the shape a software adapter manages.
+import { LabClient } from './client.js';
+import { Msg } from './protocol.js';
+import { DEVICE_LABELS, Device } from './device-choice.js';
+import { button, el, field, fmt, readField } from './ui.js';
+
+export const BENCH_SIZES = Object.freeze({
+  course: { textBytes: 4_000_000, model: {}, batch: undefined, seqLen: undefined },
+  small: { textBytes: 40_000, model: { dim: 32, heads: 2, layers: 1, max_length: 16 }, batch: 8, seqLen: 16 },
+});
+
+// The devices worth a row: the lab worker's probe says whether WebGPU is there; threads need isolation.
+export function benchDevices(module) {
+  const devices = [];
+  if (module.device === Device.WEBGPU) devices.push(Device.WEBGPU);
+  if (module.crossOriginIsolated) devices.push(Device.WASM_THREADS);
+  devices.push(Device.WASM_SINGLE);
+  return devices;
+}
+
+async function storyConfig(client, size, causal) {
+  const s = BENCH_SIZES[size];
+  const config = await client.request(Msg.DEFAULT_CONFIG, { task: 'stories', kind: 'transformer' });
+  Object.assign(config.model, s.model, { causal });
+  if (s.batch) config.batch = s.batch;
+  if (s.seqLen) config.seq_len = s.seqLen;
+  return config;
+}
+
+// Trains `steps` steps after `warmup` on a fresh run and sums what the progress messages say.
+async function timeSteps(client, config, warmup, steps) {
+  await client.request(Msg.CREATE_RUN, { slot: 'bench', config });
+  if (warmup) await client.request(Msg.TRAIN, { slot: 'bench', until: warmup });
+  let seconds = 0, tokens = 0, gflop = 0;
+  const onProgress = (p) => {
+    seconds += p.seconds;
+    tokens += p.tokensPerSecond * p.seconds;
+    gflop += p.gflopsPerSecond * p.seconds;
+  };
+  await client.request(Msg.TRAIN, { slot: 'bench', until: warmup + steps }, { onProgress });
+  await client.request(Msg.DROP, { slot: 'bench' });
+  return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds };
+}
+
+// One row per device and loss (diffusion, causal): {device, causal, adapter, threads, steps, ...timing}.
+export async function runBench({ devices, size = 'small', steps = 10, warmup = 2, onRow = () => {} }) {
+  const rows = [];
+  for (const device of devices) {
+    const client = new LabClient();
+    try {
+      const info = await client.request(Msg.INIT, { device });
+      const { text } = await client.request(Msg.BUILTIN_CORPUS, { bytes: BENCH_SIZES[size].textBytes });
+      await client.request(Msg.SET_CORPUS, { text, source: 'built-in stories' });
+      for (const causal of [false, true]) {
+        const timing = await timeSteps(client, await storyConfig(client, size, causal), warmup, steps);
+        const row = { device: info.device, causal, adapter: info.adapter, threads: info.threads, size, steps, ...timing };
+        rows.push(row);
+        onRow(row);
+      }
+    } finally {
+      client.close();
+    }
+  }
+  return rows;
+}
+
+// The panel under the banner: size, steps, a button, and the table the run fills.
+export function benchPanel(ctx) {
+  const size = field('size', { kind: 'select', value: 'small', options: [['small', 'small (dim 32, 1 block, 8 × 16)'], ['course', 'course (dim 128, 4 blocks, 64 × 32)']], name: 'bench-size' });
+  const steps = field('steps', { value: 10, min: 1, name: 'bench-steps' });
+  const body = el('tbody');
+  const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const table = el('table', { class: 'bench-table' },
+    el('thead', {}, el('tr', {}, ...['device', 'loss', 'tokens/s', 'GFLOP/s', 'seconds'].map((h) => el('th', {}, h)))), body);
+  const run = button('Run the benchmark', async () => {
+    run.disabled = true;
+    body.replaceChildren();
+    status.textContent = 'Training the story model on each device in turn…';
+    try {
+      await runBench({
+        devices: benchDevices(ctx.module), size: readField(size.input), steps: readField(steps.input),
+        onRow: (r) => body.append(el('tr', { dataset: { result: JSON.stringify(r) } },
+          el('td', {}, r.device === Device.WEBGPU ? `WebGPU (${r.adapter})` : r.device === Device.WASM_THREADS ? `${DEVICE_LABELS[r.device]} (${r.threads})` : DEVICE_LABELS[r.device]),
+          el('td', {}, r.causal ? 'causal' : 'diffusion'), el('td', {}, fmt(r.tokensPerSecond, 4)),
+          el('td', {}, fmt(r.gflopsPerSecond, 3)), el('td', {}, fmt(r.seconds, 3)))),
+      });
+      status.textContent = 'Done: each row is one device training the same model from the same seed.';
+    } catch (error) {
+      status.textContent = `The benchmark failed: ${error.message}`;
+    } finally {
+      run.disabled = false;
+    }
+  });
+  return el('details', { id: 'device-bench', class: 'module-status' }, el('summary', {}, 'Benchmark the devices (story training step)'),
+    el('p', {}, 'Tokens per second and GFLOP/s of a story training step on each device this page can use, one after the other.'),
+    size.wrap, steps.wrap, run, status, table);
+}
