@@ -31,22 +31,26 @@ async function storyConfig(client, size, causal) {
   return config;
 }
 
-// Trains `steps` steps after `warmup` on a fresh run and sums what the progress messages say.
+// Trains `warmup` then `steps` steps of a fresh run: the timed steps' seconds, tokens/s and GFLOP/s, and
+// every step's loss (the parity test compares them across devices).
 async function timeSteps(client, config, warmup, steps) {
   await client.request(Msg.CREATE_RUN, { slot: 'bench', config });
-  if (warmup) await client.request(Msg.TRAIN, { slot: 'bench', until: warmup });
+  const losses = [];
+  const keepLosses = (p) => losses.push(...p.losses);
+  if (warmup) await client.request(Msg.TRAIN, { slot: 'bench', until: warmup }, { onProgress: keepLosses });
   let seconds = 0, tokens = 0, gflop = 0;
   const onProgress = (p) => {
+    keepLosses(p);
     seconds += p.seconds;
     tokens += p.tokensPerSecond * p.seconds;
     gflop += p.gflopsPerSecond * p.seconds;
   };
   await client.request(Msg.TRAIN, { slot: 'bench', until: warmup + steps }, { onProgress });
   await client.request(Msg.DROP, { slot: 'bench' });
-  return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds };
+  return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds, losses };
 }
 
-// One row per device and loss (diffusion, causal): {device, causal, adapter, threads, steps, ...timing}.
+// One row per device and loss (diffusion, causal): {device, causal, adapter, threads, size, steps, ...timing}.
 export async function runBench({ devices, size = 'small', steps = 10, warmup = 2, onRow = () => {} }) {
   const rows = [];
   for (const device of devices) {

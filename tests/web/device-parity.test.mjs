@@ -1,0 +1,91 @@
+// The same training on every device the page can use gives the same numbers: 20 steps of a small story
+// model (dim 32, 2 heads, 1 block, 8 x 16 windows, the built-in stories), diffusion and causal, through the
+// page's own workers (the device benchmark's runs), losses within 1e-4 relative of the single-threaded wasm
+// build. With the WebGPU build of the module laid out (web/wasm/tinyformer-gpu.*) the WebGPU row is
+// compared too, the toy transformer must reach 0.56 on it, and a forced device loss (the LOSE_DEVICE hook:
+// device.destroy()) must hand the run to wasm, which goes on from its checkpoint.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+
+const GPU_BUILD = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url));
+const NO_GPU_BUILD = !GPU_BUILD && 'no WebGPU build of the module in web/wasm/ (scripts/build-wasm.sh builds it once it exists)';
+const STEPS = 20;
+const TOLERANCE = 1e-4;
+
+async function withLab(work, { isolation = true, query = '' } = {}) {
+  const lab = await startLab({ isolation });
+  const browser = await launch({ webgpu: true });
+  try {
+    const { page, errors } = await openPage(browser.context);
+    await page.goto(`${lab.url}${query}`);
+    const loaded = await waitForModule(page);
+    await work(page, loaded);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await lab.close();
+  }
+}
+
+const worstRelative = (a, b) => Math.max(...a.map((v, i) => Math.abs(v - b[i]) / Math.abs(b[i])));
+
+test(`${STEPS} story steps give the same losses on every device (diffusion and causal, 1e-4 relative)`, (t) => withLab(async (page, loaded) => {
+  const devices = [...(GPU_BUILD ? ['webgpu'] : []), 'wasm-threads', 'wasm-single'];
+  if (GPU_BUILD) assert.equal(loaded.module.device, 'webgpu', loaded.banner);
+  const rows = await page.evaluate(async ([devices, steps]) => {
+    const { runBench } = await import('/device-bench.js');
+    return runBench({ devices, size: 'small', steps, warmup: 0 });
+  }, [devices, STEPS]);
+  assert.deepEqual(rows.map((r) => [r.device, r.causal]), devices.flatMap((d) => [[d, false], [d, true]]));
+  for (const causal of [false, true]) {
+    const reference = rows.find((r) => r.device === 'wasm-single' && r.causal === causal).losses;
+    assert.equal(reference.length, STEPS);
+    assert.ok(reference.every(Number.isFinite) && reference[STEPS - 1] < reference[0], `the losses fall: ${reference}`);
+    for (const row of rows.filter((r) => r.device !== 'wasm-single' && r.causal === causal)) {
+      const worst = worstRelative(row.losses, reference);
+      t.diagnostic(`${row.device} ${causal ? 'causal' : 'diffusion'}: worst relative loss difference ${worst.toExponential(2)}`);
+      assert.ok(worst <= TOLERANCE, `${row.device} ${causal ? 'causal' : 'diffusion'}: worst relative difference ${worst}`);
+    }
+  }
+}));
+
+const toyButton = (page, slot, name) => page.locator(`.trainer[data-slot="${slot}"] button`, { hasText: name });
+
+test('the toy transformer trains to 0.56 on WebGPU in the page', { skip: NO_GPU_BUILD }, () => withLab(async (page, loaded) => {
+  assert.equal(loaded.module.device, 'webgpu', loaded.banner);
+  await waitForViews(page, 'B');
+  await toyButton(page, 'toy-transformer', 'Start').click();
+  await waitForPanel(page, 'toy-transformer', { state: 'done' }, 600_000);
+  const s = await panelState(page, 'toy-transformer');
+  assert.equal(s.step, 1500);
+  assert.ok(s.loss <= 0.56, `loss ${s.loss}`);
+}, { query: '?device=webgpu#B' }));
+
+test('a WebGPU device lost mid-run hands the run to wasm, which goes on from its checkpoint', { skip: NO_GPU_BUILD }, () => withLab(async (page, loaded) => {
+  const slot = 'toy-notalking';
+  assert.equal(loaded.module.device, 'webgpu', loaded.banner);
+  await waitForViews(page, 'B');
+  await toyButton(page, slot, 'Start').click();
+  await waitForPanel(page, slot, { state: 'training', minStep: 20 });
+  await toyButton(page, slot, 'Pause').click();
+  await waitForPanel(page, slot, { state: 'paused' });
+  await page.waitForFunction((s) => {
+    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
+    return p.dataset.saved === p.dataset.step;
+  }, slot);
+  const saved = (await panelState(page, slot)).step;
+  await toyButton(page, slot, 'Resume').click();
+  await waitForPanel(page, slot, { state: 'training', minStep: saved + 5 });
+  assert.deepEqual(await page.evaluate(() => window.lab.client.request('lose-device')), { destroyed: true });
+  await page.waitForFunction(() => document.getElementById('worker-restart'), null, { timeout: 60_000 });
+  assert.match(await page.locator('#worker-restart').textContent(), /^WebGPU failed \(the WebGPU device was lost: .+\): the lab switched to WebAssembly/);
+  await page.waitForFunction((s) => /Restored the run saved at step \d+\. Training goes on from there\./.test(
+    document.querySelector(`.trainer[data-slot="${s}"] .status`).textContent), slot, { timeout: 60_000 });
+  await waitForPanel(page, slot, { state: 'training', minStep: saved + 50 });
+  assert.notEqual(await page.evaluate(() => document.body.dataset.device), 'webgpu');
+  await toyButton(page, slot, 'Stop').click();
+  await waitForPanel(page, slot, { state: 'stopped' });
+}, { query: '?device=webgpu&b1.steps=100000#B' }));
