@@ -40,8 +40,8 @@ export function chooseDevice(wanted, facts) {
 
 function webgpuUnusable({ webgpu, gpuBuild }) {
   if (!webgpu || !webgpu.adapter) return (webgpu && webgpu.why) || 'this browser gives no WebGPU adapter';
-  if (!webgpu.device) return webgpu.why || 'the adapter gave no device';
   if (!gpuBuild) return 'this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)';
+  if (!webgpu.device) return webgpu.why || 'the adapter gave no device';
   return null;
 }
 

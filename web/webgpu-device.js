@@ -3,8 +3,9 @@
 // errors of a WebGPU run mean "go back to wasm": a lost device, GPU memory run out, a shader that fails to
 // compile. The adapter is described by adapter.info (Chromium ≥ 114) or requestAdapterInfo() (older ones).
 
-// {adapter: {vendor, architecture, device, description} | null, device: GPUDevice | null, why: string | null}
-export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu) {
+// {adapter: {vendor, architecture, device, description} | null, device: GPUDevice | null, why: string | null};
+// withDevice false names the adapter only (no device is made where the module could not use it).
+export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu, { withDevice = true } = {}) {
   if (!gpu) return { adapter: null, device: null, why: 'this browser has no navigator.gpu' };
   let adapter;
   try {
@@ -14,6 +15,7 @@ export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu) {
   }
   if (!adapter) return { adapter: null, device: null, why: 'the browser gives no WebGPU adapter' };
   const info = await adapterInfo(adapter);
+  if (!withDevice) return { adapter: info, device: null, why: null };
   try {
     const device = await adapter.requestDevice({ requiredLimits: arenaLimits(adapter) });
     return { adapter: info, device, why: null };

@@ -32,8 +32,8 @@ async function hasGpuBuild() {
 }
 
 async function pickDevice(wanted) {
-  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu() : null;
-  const gpuBuild = Boolean(probe && probe.device) && (await hasGpuBuild());
+  const gpuBuild = wanted === Device.AUTO || wanted === Device.WEBGPU ? await hasGpuBuild() : false;
+  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu(navigator.gpu, { withDevice: gpuBuild }) : null;
   const threads = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
   const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, threads });
   const adapter = probe && probe.adapter ? adapterName(probe.adapter) : null;

@@ -17,6 +17,10 @@ test('auto takes WebGPU only with an adapter, a device and the WebGPU build', ()
     { device: Device.WASM_THREADS, why: 'WebGPU: this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)' });
   assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: 'requestDevice failed: no' }, gpuBuild: true, threads: true }),
     { device: Device.WASM_THREADS, why: 'WebGPU: requestDevice failed: no' });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: null }, gpuBuild: false, threads: false }), {
+    device: Device.WASM_SINGLE,
+    why: 'WebGPU: this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*); threads: the page is not cross-origin isolated (COOP/COEP headers)',
+  });
   assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: null, gpuBuild: true, threads: false }), {
     device: Device.WASM_SINGLE,
     why: 'WebGPU: this browser gives no WebGPU adapter; threads: the page is not cross-origin isolated (COOP/COEP headers)',
@@ -61,6 +65,7 @@ test('the probe reports a missing navigator.gpu, a missing adapter and a failed 
   const older = { limits, requestAdapterInfo: async () => ({ vendor: 'v', architecture: 'a', device: 'd', description: 'old' }), requestDevice: async () => 'dev' };
   assert.deepEqual(await probeWebGpu({ requestAdapter: async () => older }),
     { adapter: { vendor: 'v', architecture: 'a', device: 'd', description: 'old' }, device: 'dev', why: null });
+  assert.deepEqual(await probeWebGpu({ requestAdapter: async () => failing }, { withDevice: false }), { adapter, device: null, why: null });
 });
 
 test('a lost device, GPU memory run out and a shader that fails send a run back to wasm; other errors do not', () => {
