@@ -99,7 +99,7 @@ export function benchPanel(ctx) {
       run.disabled = false;
     }
   });
-  return el('details', { id: 'device-bench', class: 'module-status' }, el('summary', {}, 'Benchmark the devices (story training step)'),
+  return el('details', { id: 'device-bench', class: 'device-bench' }, el('summary', {}, 'Benchmark the devices (story training step)'),
     el('p', {}, 'Tokens per second and GFLOP/s of a story training step on each device this page can use, one after the other.'),
-    size.wrap, steps.wrap, run, status, table);
+    el('div', { class: 'bench-controls' }, size.wrap, steps.wrap, run), status, el('div', { class: 'table-wrap' }, table));
 }
