@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState, panelButton, trainingAfterASave } from './lab-browser.mjs';
 
 const GPU_BUILD = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url));
 const NO_GPU_BUILD = !GPU_BUILD && 'no WebGPU build of the module in web/wasm/ (scripts/build-wasm.sh builds it once it exists)';
@@ -52,12 +52,10 @@ test(`${STEPS} story steps give the same losses on every device (diffusion and c
   }
 }));
 
-const toyButton = (page, slot, name) => page.locator(`.trainer[data-slot="${slot}"] button`, { hasText: name });
-
 test('the toy transformer trains to 0.56 on WebGPU in the page', { skip: NO_GPU_BUILD }, () => withLab(async (page, loaded) => {
   assert.equal(loaded.module.device, 'webgpu', loaded.banner);
   await waitForViews(page, 'B');
-  await toyButton(page, 'toy-transformer', 'Start').click();
+  await panelButton(page, 'toy-transformer', 'Start').click();
   await waitForPanel(page, 'toy-transformer', { state: 'done' }, 600_000);
   const s = await panelState(page, 'toy-transformer');
   assert.equal(s.step, 1500);
@@ -68,17 +66,7 @@ test('a WebGPU device lost mid-run hands the run to wasm, which goes on from its
   const slot = 'toy-notalking';
   assert.equal(loaded.module.device, 'webgpu', loaded.banner);
   await waitForViews(page, 'B');
-  await toyButton(page, slot, 'Start').click();
-  await waitForPanel(page, slot, { state: 'training', minStep: 20 });
-  await toyButton(page, slot, 'Pause').click();
-  await waitForPanel(page, slot, { state: 'paused' });
-  await page.waitForFunction((s) => {
-    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
-    return p.dataset.saved === p.dataset.step;
-  }, slot);
-  const saved = (await panelState(page, slot)).step;
-  await toyButton(page, slot, 'Resume').click();
-  await waitForPanel(page, slot, { state: 'training', minStep: saved + 5 });
+  const saved = await trainingAfterASave(page, slot, { minStep: 20, ahead: 5 });
   assert.deepEqual(await page.evaluate(() => window.lab.client.request('lose-device')), { destroyed: true });
   await page.waitForFunction(() => document.getElementById('worker-restart'), null, { timeout: 60_000 });
   assert.match(await page.locator('#worker-restart').textContent(), /^WebGPU failed \(the WebGPU device was lost: .+\): the lab switched to WebAssembly/);
@@ -86,6 +74,6 @@ test('a WebGPU device lost mid-run hands the run to wasm, which goes on from its
     document.querySelector(`.trainer[data-slot="${s}"] .status`).textContent), slot, { timeout: 60_000 });
   await waitForPanel(page, slot, { state: 'training', minStep: saved + 50 });
   assert.notEqual(await page.evaluate(() => document.body.dataset.device), 'webgpu');
-  await toyButton(page, slot, 'Stop').click();
+  await panelButton(page, slot, 'Stop').click();
   await waitForPanel(page, slot, { state: 'stopped' });
 }, { query: '?device=webgpu&b1.steps=100000#B' }));

@@ -7,10 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelButton, trainingAfterASave } from './lab-browser.mjs';
 
 const SLOT = 'toy-notalking';
-const button = (page, name) => page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: name });
 const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
 
 async function withLab(options, work) {
@@ -57,17 +56,7 @@ test('a WebGPU failure starts a wasm worker and the training run goes on from it
   await page.goto(`${url}?b1.steps=100000#B`);
   await waitForModule(page);
   await waitForViews(page, 'B');
-  await button(page, 'Start').click();
-  await waitForPanel(page, SLOT, { state: 'training', minStep: 100 });
-  await button(page, 'Pause').click();
-  await waitForPanel(page, SLOT, { state: 'paused' });
-  await page.waitForFunction((s) => {
-    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
-    return p.dataset.saved === p.dataset.step;
-  }, SLOT);
-  const saved = (await panelState(page, SLOT)).step;
-  await button(page, 'Resume').click();
-  await waitForPanel(page, SLOT, { state: 'training', minStep: saved + 50 });
+  const saved = await trainingAfterASave(page, SLOT);
 
   await labWorker(page).evaluate(() => self.postMessage({ type: 'device-failed', id: 0, ok: true, result: { reason: 'the WebGPU device was lost: injected' } }));
   await page.waitForFunction(() => document.getElementById('worker-restart'), null, { timeout: 60_000 });
@@ -80,7 +69,7 @@ test('a WebGPU failure starts a wasm worker and the training run goes on from it
   await waitForPanel(page, SLOT, { state: 'training', minStep: saved + 50 });
   assert.equal(await page.evaluate(() => document.body.dataset.device), 'wasm-single');
   assert.equal(await page.evaluate(() => window.lab.client.restarts), 1);
-  await button(page, 'Stop').click();
+  await panelButton(page, SLOT, 'Stop').click();
   await waitForPanel(page, SLOT, { state: 'stopped' });
 }));
 

@@ -89,6 +89,25 @@ export async function waitForPanel(page, slot, { state, minStep = 0 } = {}, time
   }, [slot, state, minStep], { timeout });
 }
 
+export const panelButton = (page, slot, name) => page.locator(`.trainer[data-slot="${slot}"] button`, { hasText: name });
+
+// A run training with a save behind it: starts the panel's run, pauses it after `minStep` steps, waits for
+// that save, resumes it and waits for `ahead` more steps. Returns the saved step.
+export async function trainingAfterASave(page, slot, { minStep = 100, ahead = 50 } = {}) {
+  await panelButton(page, slot, 'Start').click();
+  await waitForPanel(page, slot, { state: 'training', minStep });
+  await panelButton(page, slot, 'Pause').click();
+  await waitForPanel(page, slot, { state: 'paused' });
+  await page.waitForFunction((s) => {
+    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
+    return p.dataset.saved === p.dataset.step;
+  }, slot);
+  const saved = (await panelState(page, slot)).step;
+  await panelButton(page, slot, 'Resume').click();
+  await waitForPanel(page, slot, { state: 'training', minStep: saved + ahead });
+  return saved;
+}
+
 // A local text server with HTTP Range support and CORS, counting requests (the corpus tests' "internet").
 // `chunks` > 1 sends the body in that many pieces `delayMs` apart, so a progress bar can be seen.
 export async function startTextServer(text, { chunks = 1, delayMs = 0 } = {}) {

@@ -5,28 +5,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+import {
+  startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState, panelButton, trainingAfterASave,
+} from './lab-browser.mjs';
 
 const SLOT = 'toy-notalking';
-const button = (page, name) => page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: name });
+const button = (page, name) => panelButton(page, SLOT, name);
 
 // Section B with a long toy run saved at a paused step and training again; returns that step.
-async function trainingAfterASave(page, url) {
+async function trainingInB(page, url) {
   await page.goto(`${url}?b1.steps=100000#B`);
   await waitForModule(page);
   await waitForViews(page, 'B');
-  await button(page, 'Start').click();
-  await waitForPanel(page, SLOT, { state: 'training', minStep: 100 });
-  await button(page, 'Pause').click();
-  await waitForPanel(page, SLOT, { state: 'paused' });
-  await page.waitForFunction((s) => {
-    const p = document.querySelector(`.trainer[data-slot="${s}"]`);
-    return p.dataset.saved === p.dataset.step;
-  }, SLOT);
-  const saved = (await panelState(page, SLOT)).step;
-  await button(page, 'Resume').click();
-  await waitForPanel(page, SLOT, { state: 'training', minStep: saved + 50 });
-  return saved;
+  return trainingAfterASave(page, SLOT);
 }
 
 const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
@@ -53,7 +44,7 @@ test('a worker that crashes is restarted, its pending request fails with a messa
   const browser = await launch();
   try {
     const { page, errors } = await openPage(browser.context);
-    const saved = await trainingAfterASave(page, lab.url);
+    const saved = await trainingInB(page, lab.url);
     await labWorker(page).evaluate(() => setTimeout(() => {
       throw new Error('injected crash');
     }));
@@ -71,7 +62,7 @@ test('a worker that stops answering is replaced after the time limit', async () 
   const browser = await launch();
   try {
     const { page, errors } = await openPage(browser.context);
-    const saved = await trainingAfterASave(page, lab.url);
+    const saved = await trainingInB(page, lab.url);
     await page.evaluate(() => (window.lab.client.unresponsiveMs = 3000));
     await labWorker(page).evaluate(() => setTimeout(() => {
       for (;;);
