@@ -31,11 +31,12 @@ async function hasGpuBuild() {
   return Boolean(response && response.ok);
 }
 
+const threadsPossible = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+
 async function pickDevice(wanted) {
   const gpuBuild = wanted === Device.AUTO || wanted === Device.WEBGPU ? await hasGpuBuild() : false;
   const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu(navigator.gpu, { withDevice: gpuBuild }) : null;
-  const threads = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, threads });
+  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, threads: threadsPossible() });
   const adapter = probe && probe.adapter ? adapterName(probe.adapter) : null;
   if (choice.device !== Device.WEBGPU && probe && probe.device) probe.device.destroy();
   return { ...choice, adapter, gpu: choice.device === Device.WEBGPU ? probe.device : null, lost: null };
@@ -49,13 +50,25 @@ async function init({ device: wanted = Device.AUTO, poolSize } = {}) {
   } catch (error) {
     throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
   }
-  const picked = await pickDevice(wanted);
-  const options = picked.gpu ? { threads: false, webgpu: picked.gpu } : { threads: picked.device === Device.WASM_THREADS, poolSize };
-  tf = await wrapper.loadTinyformer(options);
-  device = picked;
+  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted), poolSize));
   if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
   if (device.gpu) watchLoss(device.gpu, deviceFailed);
   return moduleInfo();
+}
+
+// The module on the picked device; a WebGPU build that does not start (no GPU memory for its arena, say)
+// leaves the worker on wasm, with the reason in the banner.
+async function loadModule(wrapper, picked, poolSize) {
+  if (picked.gpu) {
+    try {
+      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu }), picked };
+    } catch (error) {
+      picked.gpu.destroy();
+      const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible() });
+      picked = { ...picked, device: wasm.device, gpu: null, why: `WebGPU: the WebGPU build did not start (${error.message})` };
+    }
+  }
+  return { tf: await wrapper.loadTinyformer({ threads: picked.device === Device.WASM_THREADS, poolSize }), picked };
 }
 
 // WebGPU is gone for this worker: the page is told at once (a run in training also fails at its next chunk).
