@@ -31,7 +31,7 @@ async function ours(threaded) {
   for (const threads of threaded ? [1, 2] : [1]) {
     tinyformer.setThreads(threads);
     for (const causal of [false, true]) {
-      const run = tinyformer.createRun({ task: 'stories', batch: B, seq_len: T, model: { causal } }, text);
+      const run = tinyformer.createRun({ task: 'stories', batch: B, seqLen: T, model: { causal } }, text);
       if (run.config.vocab !== V) throw new Error(`vocabulary ${run.config.vocab}, expected ${V}`);
       run.step(3);
       const r = run.step(steps);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds both WebAssembly variants of the module (single-threaded SIMD in build/wasm-st, pthreads SIMD in
-# build/wasm-mt) and lays them out in web/wasm/ (git-ignored) beside a copy of the JS wrapper and its types,
-# which is where the page and the Node tests load them. --tests also builds the C++ suites and runs them
-# under Node with ctest. The pthread worker script is copied as .cjs too: Node would load the .js as an ES
+# build/wasm-mt) and lays them out in web/wasm/ (git-ignored), which is where the page and the Node tests load
+# them. The JS wrapper stays in wasm/ alone: the dev server maps the page's wasm/tinyformer.js to it, and the
+# static build and npm's prepack copy it (scripts/page-files.mjs, scripts/wasm-files.mjs). --tests also
+# builds the C++ suites and runs them under Node with ctest. The pthread worker script is copied as .cjs too: Node would load the .js as an ES
 # module under the repository's package.json ("type": "module") and it is CommonJS.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,5 +30,5 @@ mkdir -p "$out"
 cp "$root"/build/wasm-st/wasm/tinyformer-st.{mjs,wasm} "$out"/
 cp "$root"/build/wasm-mt/wasm/tinyformer-mt.{mjs,wasm,worker.js} "$out"/
 cp "$root"/build/wasm-mt/wasm/tinyformer-mt.worker.js "$out"/tinyformer-mt.worker.cjs
-cp "$root"/wasm/tinyformer.js "$root"/wasm/tinyformer.d.ts "$out"/
+rm -f "$out"/tinyformer.js "$out"/tinyformer.d.ts  # copies made by earlier versions of this script
 echo "web/wasm: $(cd "$out" && ls | tr '\n' ' ')"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
 
-front_ends=$(ls cli/*.cpp cli/*.hpp wasm/*.cpp bench/*.cpp 2>/dev/null | grep -v -e bench/gemm_bench.cpp -e bench/cuda_bench.cpp)
+front_ends=$(ls cli/*.cpp cli/*.hpp wasm/*.cpp wasm/*.hpp bench/*.cpp 2>/dev/null | grep -v -e bench/gemm_bench.cpp -e bench/cuda_bench.cpp)
 for file in $front_ends; do
   dir=$(dirname "$file")
   while IFS= read -r header; do

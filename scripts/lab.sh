@@ -14,7 +14,7 @@ build_native() {
   ninja -C build/native -j "$JOBS"
 }
 
-build_wasm() {  # the module for the page (both variants, copied into web/wasm/)
+build_wasm() {  # the module for the page (both variants, laid out in web/wasm/)
   bash scripts/build-wasm.sh
 }
 
@@ -58,6 +58,6 @@ command=${1:-}
 case "$command" in
   build) bash scripts/setup.sh test; build_native; build_wasm; build_cuda ;;
   test) bash scripts/setup.sh test; build_native; build_wasm; build_wasm_tests; build_cuda; run_tests ;;
-  start) bash scripts/setup.sh serve; build_wasm; exec node web/serve.mjs "${@:2}" ;;
+  start) bash scripts/setup.sh serve; build_wasm; exec node scripts/serve.mjs "${@:2}" ;;
   *) echo "usage: scripts/lab.sh start|test|build" >&2; exit 2 ;;
 esac

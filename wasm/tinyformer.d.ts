@@ -3,8 +3,9 @@
 // bindings. Everything returned is plain JS data copied out of wasm memory (fresh Float32Arrays, never
 // views that go stale when memory grows); the only objects that hold wasm memory are Model and Run, which
 // must be released with delete(). C++ errors arrive as TinyformerError carrying the C++ message; the
-// object that threw stays usable. Config objects use the C++ JSON field names (snake_case), the same JSON
-// that checkpoints store, so a config read from a checkpoint can be passed back unchanged.
+// object that threw stays usable. Every field is camelCase (the wrapper converts the core's snake_case JSON,
+// the JSON that checkpoints store, both ways), so a config read from a checkpoint can be passed back
+// unchanged; a config given with snake_case fields is still accepted.
 
 // TypeScript before 5.2 has no Symbol.dispose in its lib; this declares it (5.2+ declares the same).
 declare global {
@@ -63,11 +64,11 @@ export interface ModelConfig {
   dim: number;
   heads: number;
   layers: number;          // MyTransformer blocks
-  max_length: number;
+  maxLength: number;
   causal: boolean;         // left-to-right (GPT-style) attention
   rotary: boolean;         // rotary positions instead of a learned position table
-  encoder_layers: number;  // sorter only
-  decoder_layers: number;  // sorter only
+  encoderLayers: number;  // sorter only
+  decoderLayers: number;  // sorter only
 }
 
 export interface TrainConfig {
@@ -75,17 +76,17 @@ export interface TrainConfig {
   model: ModelConfig;
   steps: number;       // the run's planned length (one-cycle is defined over it; step() may go past it)
   batch: number;
-  seq_len: number;     // stories: tokens per window
+  seqLen: number;     // stories: tokens per window
   optimizer: 'adam' | 'adamw' | 'sgd';
   lr: number;
-  weight_decay: number;
+  weightDecay: number;
   momentum: number;
   schedule: 'constant' | 'onecycle' | 'cosine';
-  pct_start: number;
+  pctStart: number;
   warmup: number;
   clip: number;        // max gradient norm, 0 = none
   seed: number;
-  max_skips: number;   // non-finite steps in a row (each skipped) after which step() throws; default 20
+  maxSkips: number;   // non-finite steps in a row (each skipped) after which step() throws; default 20
 }
 
 // What createRun accepts: the task's course defaults (Tinyformer.defaultConfig) overlaid with the fields
@@ -154,17 +155,17 @@ export interface Tinyformer {
   // ---- section A figures (small random pieces with the project's generator) ----
   // A1: arrays encoding [positions, dim], similarity [positions, positions].
   positionalEncoding(options?: { positions?: number; dim?: number }): Figure;
-  // A3, A4, A6, A7, A8: arrays x, scores, weights, output, weights_cold, weights_hot, causal_mask,
-  // weights_causal, weights_padding, heads [heads, T, T]; values row_sums, permutation, permutation_gap,
-  // fused_kernel_gap, multihead_parameters. Default sentence "the cat sat on the mat".
+  // A3, A4, A6, A7, A8: arrays x, scores, weights, output, weightsCold, weightsHot, causalMask,
+  // weightsCausal, weightsPadding, heads [heads, T, T]; values rowSums, permutation, permutationGap,
+  // fusedKernelGap, multiheadParameters. Default sentence "the cat sat on the mat".
   attentionWalkthrough(options?: { sentence?: string | string[]; dModel?: number; dK?: number; heads?: number; seed?: number }): Figure;
   // A5: arrays dims, raw, scaled; value uniform = log(keys).
   entropyVsDk(options?: { dims?: number[]; queries?: number; keys?: number; seed?: number }): Figure;
-  // A9: values per_position_gap, ffn_parameters, attention_parameters; arrays gelu_x, gelu_tanh, gelu_erf.
+  // A9: values perPositionGap, ffnParameters, attentionParameters; arrays geluX, geluTanh, geluErf.
   feedForwardCheck(options?: { dModel?: number; positions?: number; seed?: number }): Figure;
   // A10: value gap (LayerNorm vs (x - mean) / std).
   layerNormCheck(options?: { seed?: number }): Figure;
-  // A10: value update_norms (size of each block's residual update).
+  // A10: value updateNorms (size of each block's residual update).
   residualStream(options?: { positions?: number; dModel?: number; heads?: number; blocks?: number; seed?: number }): Figure;
   // D7: 12 * layers * d^2.
   blockParameterEstimate(layers: number, dim: number): number;
@@ -196,7 +197,7 @@ export interface WriteOptions {
   steps?: number;        // undiffusing: T (default: length)
   temperature?: number;  // default 1
   topK?: number;         // left-to-right: 0 = whole vocabulary
-  length?: number;       // total tokens, prompt and suffix included (default 32, at most max_length)
+  length?: number;       // total tokens, prompt and suffix included (default 32, at most maxLength)
   count?: number;        // stories (default 5)
   seed?: number;         // default 0
 }
@@ -236,10 +237,10 @@ export interface Model {
   tokenSaliency(input: string | number[]): { tokens: string[]; written: string[]; saliency: TensorData };
   sortDigits(digits: number[] | string): { input: number[]; output: number[]; correct: boolean };
   // Toy models: the network's guess at position 2 for the page's three prompts beside GuessX0 (B1-B3).
-  toyGuesses(): { prompts: { prompt: string; network: number[]; exact: number[] }[]; max_abs_difference: number };
+  toyGuesses(): { prompts: { prompt: string; network: number[]; exact: number[] }[]; maxAbsDifference: number };
   // Toy models: `count` sentences undiffused in `steps` steps: counts per sentence, nonsense fraction (B2, B3).
   undiffuseCensus(options?: { count?: number; steps?: number; seed?: number }): {
-    sentences: number; steps: number; counts: Record<string, number>; nonsense_fraction: number; network_calls: number;
+    sentences: number; steps: number; counts: Record<string, number>; nonsenseFraction: number; networkCalls: number;
   };
   // Token models with a vocabulary: stories by undiffusing or left to right (course C2, C3, C7, C8).
   write(options?: WriteOptions): { sampler: string; stories: WrittenStory[] };
@@ -272,7 +273,7 @@ export interface Run extends Model {
   readonly trainConfig: TrainConfig;
   readonly task: TaskName;
   readonly stepsDone: number;
-  // n >= 1 (default 1). A non-finite step is skipped and counted; trainConfig.max_skips of them in a row
+  // n >= 1 (default 1). A non-finite step is skipped and counted; trainConfig.maxSkips of them in a row
   // throw ("training stopped ..."), leaving the parameters of the last good step.
   step(n?: number): StepResult;
   validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks

@@ -127,7 +127,9 @@ export async function loadTinyformer(options = {}) {
 // ---------------------------------------------------------------- helpers
 
 function parseFigure(raw) {
-  return { values: JSON.parse(raw.values), arrays: raw.arrays };
+  const arrays = {};
+  for (const [name, array] of Object.entries(raw.arrays)) arrays[camelName(name)] = array;
+  return { values: parseJson(raw.values), arrays };
 }
 
 function layersOf(figure, prefix) {
@@ -152,6 +154,25 @@ function mergeConfig(defaults, input) {
   const { model = {}, ...rest } = input;
   return { ...defaults, ...rest, model: { ...defaults.model, ...model } };
 }
+
+// The JS API names every field in camelCase; the core's JSON (the same JSON checkpoints store) in
+// snake_case. Results are converted here on the way out and configs on the way in, so nothing above this
+// file sees a snake_case field. Records whose keys are data, not fields (a census's counts per sentence, a
+// file's raw metadata), keep their keys.
+const DATA_RECORDS = new Set(['counts', 'metadata']);
+const camelName = (key) => key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+const snakeName = (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function renameKeys(value, rename) {
+  if (Array.isArray(value)) return value.map((v) => renameKeys(v, rename));
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  const out = {};
+  for (const [key, v] of Object.entries(value)) out[rename(key)] = DATA_RECORDS.has(key) ? v : renameKeys(v, rename);
+  return out;
+}
+const camelKeys = (value) => renameKeys(value, camelName);
+const snakeKeys = (value) => renameKeys(value, snakeName);
+const parseJson = (text) => camelKeys(JSON.parse(text));
 
 // ---------------------------------------------------------------- the module facade
 
@@ -185,7 +206,7 @@ class Tinyformer {
   }
 
   defaultConfig(task, kind = '') {
-    return JSON.parse(guard(() => this.#wasm.defaultConfig(String(task), String(kind))));
+    return parseJson(guard(() => this.#wasm.defaultConfig(String(task), String(kind))));
   }
   builtinStories(seed = 1, bytes = 4_000_000) {
     return guard(() => this.#wasm.builtinStories(seed, bytes));
@@ -197,8 +218,8 @@ class Tinyformer {
 
   createRun(config, text) {
     if (!config || typeof config.task !== 'string') fail('createRun needs a config with a task: toy, sort or stories');
-    const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), config);
-    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(merged), text ?? null)), this.#wasm);
+    const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), camelKeys(config));
+    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(snakeKeys(merged)), text ?? null)), this.#wasm);
   }
   loadRun(bytes, text) {
     const b = bytesOf(bytes);
@@ -210,7 +231,7 @@ class Tinyformer {
   }
   inspectCheckpoint(bytes) {
     const b = bytesOf(bytes);
-    return JSON.parse(guard(() => this.#wasm.inspectCheckpoint(b)));
+    return parseJson(guard(() => this.#wasm.inspectCheckpoint(b)));
   }
 
   positionalEncoding({ positions = 32, dim = 64 } = {}) {
@@ -246,7 +267,7 @@ class Model {
   constructor(handle, wasm) {
     this.#handle = handle;
     this.#wasm = wasm;
-    this.config = JSON.parse(handle.configJson());
+    this.config = parseJson(handle.configJson());
     this.vocabulary = JSON.parse(handle.vocabularyJson());
   }
 
@@ -303,7 +324,7 @@ class Model {
     const f = parseFigure(guard(() => this._h.sorterAttention(d)));
     return {
       input: f.values.input, output: f.values.output, correct: f.values.correct,
-      encoder: layersOf(f, 'encoder'), decoderSelf: layersOf(f, 'decoder_self'), cross: layersOf(f, 'cross'),
+      encoder: layersOf(f, 'encoder'), decoderSelf: layersOf(f, 'decoderSelf'), cross: layersOf(f, 'cross'),
       rollout: f.arrays.rollout,
     };
   }
@@ -324,20 +345,17 @@ class Model {
     return { input: r.input, output: r.output, correct: r.correct };
   }
   toyGuesses() {
-    return JSON.parse(guard(() => this._h.toyGuesses()));
+    return parseJson(guard(() => this._h.toyGuesses()));
   }
   undiffuseCensus({ count = 1000, steps = 20, seed = 0 } = {}) {
-    return JSON.parse(guard(() => this._h.undiffuseCensus(count, steps, seed)));
+    return parseJson(guard(() => this._h.undiffuseCensus(count, steps, seed)));
   }
   write(options = {}) {
-    const r = JSON.parse(guard(() => this._h.write(JSON.stringify(options))));
-    return {
-      sampler: r.sampler,
-      stories: r.stories.map((s) => ({ text: s.text, tokens: s.tokens, revealStep: s.reveal_step, networkCalls: s.network_calls })),
-    };
+    // The write request is the one input the core reads in camelCase (topK), as the page sends it.
+    return parseJson(guard(() => this._h.write(JSON.stringify(options))));
   }
   parameters() {
-    return JSON.parse(guard(() => this._h.parameters()));
+    return parseJson(guard(() => this._h.parameters()));
   }
   // One parameter by its name ('embed.weight'), copied out: {data: Float32Array, shape}.
   parameter(name) {
@@ -361,7 +379,7 @@ if (typeof Symbol.dispose === 'symbol') Model.prototype[Symbol.dispose] = Model.
 class Run extends Model {
   constructor(handle, wasm) {
     super(handle, wasm);
-    this.trainConfig = JSON.parse(guard(() => handle.trainConfigJson()));
+    this.trainConfig = parseJson(guard(() => handle.trainConfigJson()));
     this.task = this.trainConfig.task;
   }
 
@@ -380,7 +398,7 @@ class Run extends Model {
     return guard(() => this._h.validationLoss());
   }
   evaluate(seed = 123) {
-    return JSON.parse(guard(() => this._h.evaluate(seed)));
+    return parseJson(guard(() => this._h.evaluate(seed)));
   }
   // The parameters of a checkpoint's bytes (a Model opened for the moment, copied in, released).
   loadWeights(bytes) {
@@ -394,6 +412,6 @@ class Run extends Model {
   }
   setCausal(causal) {
     guard(() => this._h.setCausal(Boolean(causal)));
-    this.config = JSON.parse(this._h.configJson());
+    this.config = parseJson(this._h.configJson());
   }
 }

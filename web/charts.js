@@ -86,6 +86,12 @@ function seriesOptions(s, i) {
 }
 
 // Trailing window average (window `w`): what the course plots over the noisy per-step losses.
+function chartBox() {
+  const box = document.createElement('div');
+  box.className = 'chart';
+  return box;
+}
+
 export function windowAverage(values, w) {
   const out = new Float64Array(values.length);
   let sum = 0;
@@ -98,9 +104,10 @@ export function windowAverage(values, w) {
 }
 
 // A live loss chart for several runs: addLosses(name, losses) appends; each run shows as a faint raw
-// curve under its window average. Log scale with the given reference lines.
+// curve under its window average. Log scale with the given reference lines. It draws into `container`,
+// by default a new chart box of its own for the caller to place.
 export class LossChart {
-  constructor(container, { title, lines = [], window = 100, height = 300, yLabel = 'loss' } = {}) {
+  constructor({ title, lines = [], window = 100, height = 300, yLabel = 'loss' } = {}, container = chartBox()) {
     this.container = container;
     this.options = { title, lines, height, yLabel, xLabel: 'step', logY: true, legend: false };
     this.legend = document.createElement('div');

@@ -18,10 +18,10 @@ const FIELDS = {
   dim: { label: 'dim', get: (c) => c.model.dim, set: (c, v) => (c.model.dim = v), min: 2, step: 2 },
   heads: { label: 'heads', get: (c) => c.model.heads, set: (c, v) => (c.model.heads = v), min: 1 },
   layers: { label: 'blocks', get: (c) => c.model.layers, set: (c, v) => (c.model.layers = v), min: 1 },
-  length: { label: 'max length', get: (c) => c.model.max_length, set: (c, v) => (c.model.max_length = v), min: 2 },
+  length: { label: 'max length', get: (c) => c.model.maxLength, set: (c, v) => (c.model.maxLength = v), min: 2 },
   sorterLayers: {
-    label: 'blocks (enc = dec)', get: (c) => c.model.encoder_layers,
-    set: (c, v) => ((c.model.encoder_layers = v), (c.model.decoder_layers = v)), min: 1,
+    label: 'blocks (enc = dec)', get: (c) => c.model.encoderLayers,
+    set: (c, v) => ((c.model.encoderLayers = v), (c.model.decoderLayers = v)), min: 1,
   },
   steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), min: 1 },
   lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), min: 0, step: 'any' },

@@ -4,6 +4,7 @@
 
 #include "interp/attention_maps.hpp"
 #include "nn/my_transformer.hpp"
+#include "support/model_configs.hpp"
 
 using namespace tf;
 
@@ -22,9 +23,7 @@ void check_rows_sum_to_one(const Tensor& t) {
 TEST_SUITE("attention_maps") {
   TEST_CASE("a token model gives one [heads, T, T] map per block, its rollout and its logits") {
     Rng rng(0);
-    ModelConfig c = ModelConfig::transformer(14, 16, 2, 3);
-    c.causal = true;
-    MyTransformer net(c, rng);
+    MyTransformer net(testing::causal_transformer(14, 16, 2, 3), rng);
     Figure f = token_attention(net, Ids({0, 1, 3, 4}, Shape{1, 4}));
     CHECK(f.values["layers"] == 3);
     CHECK(f.array("layer.2").shape() == Shape({2, 4, 4}));

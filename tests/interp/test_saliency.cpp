@@ -5,6 +5,7 @@
 
 #include "interp/saliency.hpp"
 #include "ops/ops.hpp"
+#include "support/model_configs.hpp"
 
 using namespace tf;
 
@@ -28,9 +29,7 @@ TEST_SUITE("saliency") {
 
   TEST_CASE("in a causal story model no word depends on the words after it") {
     Rng rng(5);
-    ModelConfig c = ModelConfig::transformer(20, 16, 2, 2);
-    c.causal = true;
-    MyTransformer net(c, rng);
+    MyTransformer net(testing::causal_transformer(20, 16, 2, 2), rng);
     SaliencyResult r = token_saliency(net, Ids({3, 4, 5, 6}, Shape{1, 4}));
     std::vector<float> s = r.saliency.to_vector();
     for (int64_t k = 0; k < 4; ++k) {

@@ -7,6 +7,7 @@
 #include "nn/no_talking.hpp"
 #include "nn/self_attention.hpp"
 #include "ops/ops.hpp"
+#include "support/model_configs.hpp"
 
 using namespace tf;
 
@@ -56,9 +57,7 @@ TEST_SUITE("my_transformer") {
 
   TEST_CASE("causal: the first three logits of 'the cat is alive' and 'the cat is empty' agree (course C5)") {
     Rng rng(6);
-    ModelConfig c = ModelConfig::transformer(14, 32, 2, 2);
-    c.causal = true;
-    MyTransformer net(c, rng);
+    MyTransformer net(testing::causal_transformer(14, 32, 2, 2), rng);
     Tensor alive = net.forward(Ids({0, 1, 3, 4}, Shape{1, 4}));
     Tensor empty = net.forward(Ids({0, 1, 3, 5}, Shape{1, 4}));
     CHECK(max_abs_diff(narrow(alive, 1, 0, 3).to_vector(), narrow(empty, 1, 0, 3).to_vector()) == 0.f);

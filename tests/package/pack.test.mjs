@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { WASM_FILES } from '../../web/wasm-files.mjs';
+import { PACKAGE_FILES } from '../../scripts/wasm-files.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = process.env.TSC ?? '/usr/bin/tsc';
@@ -45,7 +45,7 @@ test('npm pack holds the wrapper, its types and both builds, and nothing else', 
   const dir = mkdtempSync(join(tmpdir(), 'tinyformer-pack-'));
   try {
     const { files } = pack(dir);
-    const expected = ['README.md', 'package.json', ...WASM_FILES.map((f) => `web/wasm/${f}`)].sort();
+    const expected = ['README.md', 'package.json', ...PACKAGE_FILES.map((f) => `web/wasm/${f}`)].sort();
     assert.deepEqual(files, expected);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,8 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { build } from '../../web/build.mjs';
-import { startServer } from '../../web/serve.mjs';
+import { build } from '../../scripts/build-page.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 
 // _headers as { path pattern: { header: value } }: a pattern line, then indented "Name: value" lines.
 function parseHeadersFile(text) {

@@ -1,11 +1,11 @@
 // A diverging run through the JS API: non-finite steps are skipped and counted in the step stats (what the
-// page needs to stop autosaving and offer the last good checkpoint), max_skips in a row throw, and a run
+// page needs to stop autosaving and offer the last good checkpoint), maxSkips in a row throw, and a run
 // holding NaN weights cannot be turned into checkpoint bytes.
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { builds, load } from './support.mjs';
+import { describeBuilds } from './support.mjs';
 
 // The checkpoint with its first parameter's first number replaced by NaN.
 function poisoned(bytes) {
@@ -18,47 +18,38 @@ function poisoned(bytes) {
   return copy;
 }
 
-for (const build of builds) {
-  describe(`divergence (${build.name} build)`, () => {
-    let tf;
-    let baseline;
-    before(async () => {
-      tf = await load(build.threads);
-      baseline = tf.liveHandles();
-    });
-    after(() => assert.equal(tf.liveHandles(), baseline, 'no handle leaked'));
+describeBuilds('divergence', (lab) => {
 
-    test('a huge learning rate gives skipped steps, counted in the step stats', () => {
-      const run = tf.createRun({ task: 'toy', optimizer: 'sgd', lr: 9.9, seed: 1, max_skips: 100 });
-      try {
-        assert.equal(run.trainConfig.max_skips, 100);
-        const first = run.step(2);
-        assert.equal(first.skipped, 0);
-        assert.equal(first.skippedSteps, 0);
-        const r = run.step(28);
-        assert.equal(r.step, 30, 'skipped steps are steps taken');
-        const nonFinite = Array.from(r.losses).filter((l) => !Number.isFinite(l)).length;
-        assert.ok(r.skipped >= 10, `most steps diverge at lr 9.9, got ${r.skipped} skipped`);
-        assert.ok(r.skipped >= nonFinite);
-        assert.equal(r.skippedSteps, r.skipped);
-      } finally {
-        run.delete();
-      }
-    });
-
-    test('NaN weights: every step is skipped, max_skips in a row throw, and no checkpoint is made', () => {
-      const run = tf.createRun({ task: 'toy', seed: 2, max_skips: 3 });
-      try {
-        run.loadWeights(poisoned(run.checkpoint()));
-        const r = run.step(2);
-        assert.equal(r.skipped, 2);
-        assert.ok(Array.from(r.losses).every(Number.isNaN));
-        assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message));
-        assert.throws(() => run.step(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
-        assert.equal(run.stepsDone, 3);
-      } finally {
-        run.delete();
-      }
-    });
+  test('a huge learning rate gives skipped steps, counted in the step stats', () => {
+    const run = lab.tf.createRun({ task: 'toy', optimizer: 'sgd', lr: 9.9, seed: 1, maxSkips: 100 });
+    try {
+      assert.equal(run.trainConfig.maxSkips, 100);
+      const first = run.step(2);
+      assert.equal(first.skipped, 0);
+      assert.equal(first.skippedSteps, 0);
+      const r = run.step(28);
+      assert.equal(r.step, 30, 'skipped steps are steps taken');
+      const nonFinite = Array.from(r.losses).filter((l) => !Number.isFinite(l)).length;
+      assert.ok(r.skipped >= 10, `most steps diverge at lr 9.9, got ${r.skipped} skipped`);
+      assert.ok(r.skipped >= nonFinite);
+      assert.equal(r.skippedSteps, r.skipped);
+    } finally {
+      run.delete();
+    }
   });
-}
+
+  test('NaN weights: every step is skipped, maxSkips in a row throw, and no checkpoint is made', () => {
+    const run = lab.tf.createRun({ task: 'toy', seed: 2, maxSkips: 3 });
+    try {
+      run.loadWeights(poisoned(run.checkpoint()));
+      const r = run.step(2);
+      assert.equal(r.skipped, 2);
+      assert.ok(Array.from(r.losses).every(Number.isNaN));
+      assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message));
+      assert.throws(() => run.step(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
+      assert.equal(run.stepsDone, 3);
+    } finally {
+      run.delete();
+    }
+  });
+});

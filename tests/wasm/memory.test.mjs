@@ -10,7 +10,7 @@ for (const build of builds) {
   test(`wasm memory is flat over 200 training steps (${build.name} build)`, async (t) => {
     const tf = await load(build.threads);
     const text = { train: tf.builtinStories(1, 200_000), valid: tf.builtinStories(2, 20_000), topWords: 500 };
-    const run = tf.createRun({ task: 'stories', batch: 16, seq_len: 32, model: { dim: 64, heads: 4, layers: 2 } }, text);
+    const run = tf.createRun({ task: 'stories', batch: 16, seqLen: 32, model: { dim: 64, heads: 4, layers: 2 } }, text);
     try {
       run.step(20);
       const heap = tf.memoryBytes();

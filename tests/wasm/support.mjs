@@ -1,5 +1,7 @@
-// Shared by the node --test files: where the builds and the native CLI are, loading either build, and a
-// few array helpers. The builds come from scripts/build-wasm.sh (web/wasm/, or $TINYFORMER_WASM_DIR).
+// Shared by the node --test files: where the builds and the native CLI are, loading either build (and a
+// describe block per build that checks for leaked handles), and a few array helpers. The builds come from scripts/build-wasm.sh (web/wasm/, or $TINYFORMER_WASM_DIR).
+import { after, before, describe } from 'node:test';
+import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,23 @@ export const builds = [
 
 export function load(threads) {
   return loadTinyformer({ threads, baseUrl: wasmDir, poolSize: 2 });
+}
+
+// Each build in a describe block of its own (`${title} (single-threaded build)`), its module loaded before
+// the tests: `lab.tf`, with `lab.build` and `lab.baseline`, the live handles before the tests; after them
+// every handle they made must have been deleted.
+export function describeBuilds(title, body) {
+  for (const build of builds) {
+    describe(`${title} (${build.name} build)`, () => {
+      const lab = { build, tf: null, baseline: 0 };
+      before(async () => {
+        lab.tf = await load(build.threads);
+        lab.baseline = lab.tf.liveHandles();
+      });
+      after(() => assert.equal(lab.tf.liveHandles(), lab.baseline, 'every handle was deleted'));
+      body(lab);
+    });
+  }
 }
 
 // The native CLI (built by `cmake -S . -B build/native -G Ninja && ninja -C build/native tinyformer`).

@@ -20,7 +20,7 @@ for (const build of builds) {
       assert.ok(final <= 0.56, `mean of the last 200 losses ${final.toFixed(4)} > 0.56`);
       assert.ok(final >= 0.4, `below the entropy 0.50 by too much: ${final.toFixed(4)}`);
       const g = run.toyGuesses();
-      assert.ok(g.max_abs_difference < 0.1, `guesses differ from GuessX0 by ${g.max_abs_difference}`);
+      assert.ok(g.maxAbsDifference < 0.1, `guesses differ from GuessX0 by ${g.maxAbsDifference}`);
     } finally {
       run.delete();
     }

@@ -12,14 +12,14 @@ import path from 'node:path';
 import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
 import { firstNonFinite } from '../../web/safetensors.js';
 
-const WRAPPER = new URL('../../web/wasm/tinyformer.js', import.meta.url);
+const BUILDS = new URL('../../web/wasm/', import.meta.url);
 const SLOT = 'toy-transformer';
 
 // A toy run two steps into SGD at lr 9.9 (its loss is finite, a few more steps make it infinite), and the
 // same checkpoint with one weight set to NaN.
 async function checkpoints() {
-  const { loadTinyformer } = await import(WRAPPER.href);
-  const tf = await loadTinyformer({ threads: false });
+  const { loadTinyformer } = await import('../../wasm/tinyformer.js');
+  const tf = await loadTinyformer({ threads: false, baseUrl: BUILDS });
   const config = tf.defaultConfig('toy');
   Object.assign(config, { optimizer: 'sgd', lr: 9.9 });
   const run = tf.createRun(config);
@@ -50,7 +50,7 @@ async function upload(page, file) {
 }
 
 test('a diverged run is not autosaved; the last good checkpoint is offered and survives a reload',
-  { skip: !existsSync(WRAPPER) && 'run bash scripts/build-wasm.sh' }, async () => {
+  { skip: !existsSync(new URL('tinyformer-st.wasm', BUILDS)) && 'run bash scripts/build-wasm.sh' }, async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-diverge-'));
     const { good, nan } = await checkpoints();
     await writeFile(path.join(dir, 'sgd.safetensors'), good);

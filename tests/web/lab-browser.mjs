@@ -1,4 +1,4 @@
-// Shared pieces of the lab's browser tests: the lab server (web/serve.mjs, with or without cross-origin
+// Shared pieces of the lab's browser tests: the lab server (scripts/serve.mjs, with or without cross-origin
 // isolation), Debian's Chromium driven by playwright-core with a fresh profile, a log of console errors,
 // waiting for the wasm module, and screenshots under test-artifacts/web/.
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-import { startServer } from '../../web/serve.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'web');
@@ -138,6 +138,23 @@ export async function startTextServer(text, { chunks = 1, delayMs = 0 } = {}) {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}`;
   return { url: `${base}/stories.txt`, base, log, close: () => new Promise((r) => server.close(r)) };
+}
+
+// One browser test's setup and teardown: a text server when `corpus` text is given (with `textServer`'s
+// options), the lab server and a fresh browser (`launchOptions`); body({page, errors, lab, corpus, browser})
+// runs in a new page, and everything is closed after it, whatever happened.
+export async function withLab({ corpus, textServer = {}, launchOptions } = {}, body) {
+  const text = corpus === undefined ? null : await startTextServer(corpus, textServer);
+  const lab = await startLab();
+  const browser = await launch(launchOptions);
+  try {
+    const { page, errors } = await openPage(browser.context);
+    await body({ page, errors, lab, corpus: text, browser });
+  } finally {
+    await browser.close();
+    await lab.close();
+    if (text) await text.close();
+  }
 }
 
 // A few hundred kilobytes of simple stories for the corpus tests.

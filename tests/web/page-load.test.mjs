@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 
-import { build } from '../../web/build.mjs';
+import { build } from '../../scripts/build-page.mjs';
 import { startLab, launch, openPage, waitForModule, waitForViews, startTextServer, smallStories } from './lab-browser.mjs';
 
 async function visitEverySection(page) {

@@ -61,11 +61,11 @@ test('a checkpoint with a NaN or an infinity anywhere names its first such tenso
   assert.equal(firstNonFinite(safetensors([['a', [1, 2, 3], [3]], ['w', [4, -Infinity], [2]]])), 'w');
 });
 
-const WRAPPER = new URL('../../web/wasm/tinyformer.js', import.meta.url);
+const BUILDS = new URL('../../web/wasm/', import.meta.url);
 
-test('the worker reads the token table of a real model of the module by name', { skip: !existsSync(WRAPPER) && 'run bash scripts/build-wasm.sh' }, async () => {
-  const { loadTinyformer } = await import(WRAPPER.href);
-  const tf = await loadTinyformer({ threads: false });
+test('the worker reads the token table of a real model of the module by name', { skip: !existsSync(new URL('tinyformer-st.wasm', BUILDS)) && 'run bash scripts/build-wasm.sh' }, async () => {
+  const { loadTinyformer } = await import('../../wasm/tinyformer.js');
+  const tf = await loadTinyformer({ threads: false, baseUrl: BUILDS });
   const run = tf.createRun({ task: 'toy', model: { dim: 8, heads: 1 } });
   try {
     const table = run.parameter('embed.weight');

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, screenshot, startTextServer, smallStories } from './lab-browser.mjs';
+import { withLab, waitForModule, waitForViews, waitForPanel, screenshot, smallStories } from './lab-browser.mjs';
 
 const SHORT = ['b1.steps=300', 'b2.steps=300', 'b3.steps=600', 'c1.dim=64', 'c1.layers=2', 'c1.steps=15',
   'c6.dim=64', 'c6.layers=2', 'c6.steps=15', 'd1.steps=150'].join('&');
@@ -15,76 +15,56 @@ async function show(page, section) {
 
 const click = (page, selector, name) => page.locator(selector, { hasText: name }).first().click();
 
-test('every section, trained a little, as screenshots at 1280×800', async () => {
-  const corpus = await startTextServer(smallStories());
-  const lab = await startLab();
-  const browser = await launch();
-  try {
-    const { page, errors } = await openPage(browser.context);
-    await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}&${SHORT}#A`);
-    await waitForModule(page);
-    await show(page, 'A');
-    await screenshot(page, 'section-A');
+test('every section, trained a little, as screenshots at 1280×800', () => withLab({ corpus: smallStories() }, async ({ page, errors, lab, corpus }) => {
+  await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}&${SHORT}#A`);
+  await waitForModule(page);
+  await show(page, 'A');
+  await screenshot(page, 'section-A');
 
-    await show(page, 'B');
-    await click(page, '#exp-B-train button', 'Train all three');
-    await waitForPanel(page, 'toy-transformer', { state: 'done', minStep: 600 });
-    await waitForViews(page, 'B');
-    await screenshot(page, 'section-B');
+  await show(page, 'B');
+  await click(page, '#exp-B-train button', 'Train all three');
+  await waitForPanel(page, 'toy-transformer', { state: 'done', minStep: 600 });
+  await waitForViews(page, 'B');
+  await screenshot(page, 'section-B');
 
-    await show(page, 'C');
-    await page.waitForFunction(() => document.querySelector('#exp-C-corpus')?.dataset.corpus === 'ready', null, { timeout: 120_000 });
-    await click(page, '#exp-C-corpus button', 'Use the built-in stories');  // more words than the test text
-    await page.waitForFunction(() => /Using built-in/.test(document.querySelector('#exp-C-corpus .output p.ok')?.textContent), null, { timeout: 120_000 });
-    await click(page, '.trainer[data-slot="stories-diffusion"] button', 'Start');
-    await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 15 });
-    await click(page, '.trainer[data-slot="stories-causal"] button', 'Start');
-    await waitForPanel(page, 'stories-causal', { state: 'done', minStep: 15 });
-    await click(page, '#exp-C-write button', 'C3: fill in the middle');
-    await page.waitForFunction(() => document.querySelector('#exp-C-write')?.dataset.written === 'done', null, { timeout: 120_000 });
-    await click(page, '#exp-C4 button', 'Show');
-    await waitForViews(page, 'C');
-    await screenshot(page, 'section-C');
+  await show(page, 'C');
+  await page.waitForFunction(() => document.querySelector('#exp-C-corpus')?.dataset.corpus === 'ready', null, { timeout: 120_000 });
+  await click(page, '#exp-C-corpus button', 'Use the built-in stories');  // more words than the test text
+  await page.waitForFunction(() => /Using built-in/.test(document.querySelector('#exp-C-corpus .output p.ok')?.textContent), null, { timeout: 120_000 });
+  await click(page, '.trainer[data-slot="stories-diffusion"] button', 'Start');
+  await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 15 });
+  await click(page, '.trainer[data-slot="stories-causal"] button', 'Start');
+  await waitForPanel(page, 'stories-causal', { state: 'done', minStep: 15 });
+  await click(page, '#exp-C-write button', 'C3: fill in the middle');
+  await page.waitForFunction(() => document.querySelector('#exp-C-write')?.dataset.written === 'done', null, { timeout: 120_000 });
+  await click(page, '#exp-C4 button', 'Show');
+  await waitForViews(page, 'C');
+  await screenshot(page, 'section-C');
 
-    await show(page, 'D');
-    await click(page, '.trainer[data-slot="sorter"] button', 'Start');
-    await waitForPanel(page, 'sorter', { state: 'done', minStep: 150 });
-    await page.locator('#exp-D3-D4 canvas').first().waitFor();
-    await waitForViews(page, 'D');
-    await screenshot(page, 'section-D');
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-    await corpus.close();
+  await show(page, 'D');
+  await click(page, '.trainer[data-slot="sorter"] button', 'Start');
+  await waitForPanel(page, 'sorter', { state: 'done', minStep: 150 });
+  await page.locator('#exp-D3-D4 canvas').first().waitFor();
+  await waitForViews(page, 'D');
+  await screenshot(page, 'section-D');
+  assert.deepEqual(errors, []);
+}));
+
+test('at a phone\'s width nothing sticks out sideways, and the keyboard reaches the controls', () => withLab({ corpus: smallStories(), launchOptions: { width: 390, height: 844 } }, async ({ page, errors, lab, corpus }) => {
+  await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
+  await waitForModule(page);
+  for (const section of ['A', 'B', 'C', 'D']) {
+    await show(page, section);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `section ${section} is ${overflow}px wider than the screen`);
+    await screenshot(page, `phone-section-${section}`);
   }
-});
-
-test('at a phone\'s width nothing sticks out sideways, and the keyboard reaches the controls', async () => {
-  const corpus = await startTextServer(smallStories());
-  const lab = await startLab();
-  const browser = await launch({ width: 390, height: 844 });
-  try {
-    const { page, errors } = await openPage(browser.context);
-    await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
-    await waitForModule(page);
-    for (const section of ['A', 'B', 'C', 'D']) {
-      await show(page, section);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `section ${section} is ${overflow}px wider than the screen`);
-      await screenshot(page, `phone-section-${section}`);
-    }
-    await show(page, 'B');
-    const focused = [];
-    for (let i = 0; i < 12; i++) {
-      await page.keyboard.press('Tab');
-      focused.push(await page.evaluate(() => document.activeElement.tagName));
-    }
-    assert.ok(focused.includes('BUTTON') && focused.includes('INPUT'), focused.join(' '));
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-    await corpus.close();
+  await show(page, 'B');
+  const focused = [];
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    focused.push(await page.evaluate(() => document.activeElement.tagName));
   }
-});
+  assert.ok(focused.includes('BUTTON') && focused.includes('INPUT'), focused.join(' '));
+  assert.deepEqual(errors, []);
+}));

@@ -1,19 +1,20 @@
-// web/serve.mjs: the COOP/COEP headers that make the page cross-origin isolated (and none with
-// --no-isolation), the npm files under vendor/, correct types for modules and wasm, nothing outside (no
+// scripts/serve.mjs: the COOP/COEP headers that make the page cross-origin isolated (and none with
+// --no-isolation), the npm files under vendor/ and the wasm wrapper from where they live, correct types for modules and wasm, nothing outside (no
 // symlink out either), 400 for malformed URLs, error answers without internals, and a server process that
 // stays up when a file cannot be opened or file handles run out (run as a child process to see it live).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { parseArgs, startServer } from '../../web/serve.mjs';
+import { parseArgs, startServer } from '../../scripts/serve.mjs';
 
-const SERVE = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
+const SERVE = fileURLToPath(new URL('../../scripts/serve.mjs', import.meta.url));
 
 function get(port, target) {
   return new Promise((resolve, reject) => {
@@ -60,6 +61,24 @@ test('vendor files come from node_modules, modules as JavaScript', () => withSer
   assert.match((await get(port, '/main.js')).headers['content-type'], /text\/javascript/);
 }));
 
+test('the page\'s wasm/tinyformer.js is the one wrapper in wasm/, even beside a stale copy in web/wasm/', async () => {
+  const source = readFileSync(new URL('../../wasm/tinyformer.js', import.meta.url), 'utf8');
+  const stale = new URL('../../web/wasm/tinyformer.js', import.meta.url);
+  const hadCopy = existsSync(stale);
+  mkdirSync(new URL('.', stale), { recursive: true });
+  if (!hadCopy) writeFileSync(stale, '// an old copy\n');
+  try {
+    await withServer({}, async (port) => {
+      const r = await get(port, '/wasm/tinyformer.js');
+      assert.equal(r.status, 200);
+      assert.match(r.headers['content-type'], /text\/javascript/);
+      assert.equal(r.body, source);
+    });
+  } finally {
+    if (!hadCopy) rmSync(stale);
+  }
+});
+
 test('paths outside the page folder are not served', () => withServer({}, async (port) => {
   assert.equal((await get(port, '/../package.json')).status, 404);
   assert.equal((await get(port, '/%2e%2e/package.json')).status, 404);
@@ -90,7 +109,7 @@ async function withFolder(work) {
   }
 }
 
-// `node web/serve.mjs --dir DIR --port 0` as a child process (with a shell prefix such as a ulimit, and as
+// `node scripts/serve.mjs --dir DIR --port 0` as a child process (with a shell prefix such as a ulimit, and as
 // another user when given one); resolves with its port once it listens.
 function spawnServer(dir, { prefix = '', uid } = {}) {
   const child = spawn('bash', ['-c', `${prefix} exec "${process.execPath}" "${SERVE}" --port 0 --dir "${dir}"`],

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, startTextServer, smallStories } from './lab-browser.mjs';
+import { withLab, waitForModule, waitForViews, waitForPanel, smallStories } from './lab-browser.mjs';
 
 const QUOTA_BYTES = 64 * 1024;
 
@@ -44,43 +44,33 @@ function limitStorage(quota) {
 const corpusState = (page) => page.locator('#exp-C-corpus').getAttribute('data-corpus');
 const panel = (page, slot) => page.locator(`.trainer[data-slot="${slot}"]`);
 
-test('with the storage quota full the corpus is used, the run trains and says it was not saved', async () => {
-  const server = await startTextServer(smallStories());
-  const lab = await startLab();
-  const browser = await launch();
-  try {
-    const { page, errors } = await openPage(browser.context);
-    await page.addInitScript(limitStorage, QUOTA_BYTES);
-    await page.goto(`${lab.url}?corpus=${encodeURIComponent(server.url)}&c1.dim=32&c1.heads=2&c1.layers=1&c1.steps=30#C`);
-    await waitForModule(page);
-    await page.waitForFunction(() => ['ready', 'failed'].includes(document.querySelector('#exp-C-corpus')?.dataset.corpus), null, { timeout: 30_000 });
-    assert.equal(await corpusState(page), 'ready', await page.locator('#exp-C-corpus .output').textContent());
-    assert.match(await page.locator('#exp-C-corpus .output').textContent(),
-      /The story text was not saved: the browser's storage for this page is full\. Nothing in memory is lost/);
-    assert.match(await page.locator('#storage-status [role="alert"]').textContent(), /storage for this page is full/);
+test('with the storage quota full the corpus is used, the run trains and says it was not saved', () => withLab({ corpus: smallStories() }, async ({ page, errors, lab, corpus: server, browser }) => {
+  await page.addInitScript(limitStorage, QUOTA_BYTES);
+  await page.goto(`${lab.url}?corpus=${encodeURIComponent(server.url)}&c1.dim=32&c1.heads=2&c1.layers=1&c1.steps=30#C`);
+  await waitForModule(page);
+  await page.waitForFunction(() => ['ready', 'failed'].includes(document.querySelector('#exp-C-corpus')?.dataset.corpus), null, { timeout: 30_000 });
+  assert.equal(await corpusState(page), 'ready', await page.locator('#exp-C-corpus .output').textContent());
+  assert.match(await page.locator('#exp-C-corpus .output').textContent(),
+    /The story text was not saved: the browser's storage for this page is full\. Nothing in memory is lost/);
+  assert.match(await page.locator('#storage-status [role="alert"]').textContent(), /storage for this page is full/);
 
-    await panel(page, 'stories-diffusion').locator('button', { hasText: 'Start' }).click();
-    await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 30 });
-    await page.waitForFunction(() => /step 30 was not saved/.test(document.querySelector('.trainer[data-slot="stories-diffusion"] .not-saved')?.textContent));
-    assert.match(await panel(page, 'stories-diffusion').locator('.not-saved').textContent(),
-      /diffusion at step 30 was not saved: the browser's storage for this page is full/);
-    assert.equal(await panel(page, 'stories-diffusion').getAttribute('data-saved'), null);
-    assert.ok(await page.evaluate(() => window.refusedWrites) >= 2);
-    assert.match(await page.locator('#storage-status .storage-text').textContent(), /of 0\.1 MB/);
+  await panel(page, 'stories-diffusion').locator('button', { hasText: 'Start' }).click();
+  await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 30 });
+  await page.waitForFunction(() => /step 30 was not saved/.test(document.querySelector('.trainer[data-slot="stories-diffusion"] .not-saved')?.textContent));
+  assert.match(await panel(page, 'stories-diffusion').locator('.not-saved').textContent(),
+    /diffusion at step 30 was not saved: the browser's storage for this page is full/);
+  assert.equal(await panel(page, 'stories-diffusion').getAttribute('data-saved'), null);
+  assert.ok(await page.evaluate(() => window.refusedWrites) >= 2);
+  assert.match(await page.locator('#storage-status .storage-text').textContent(), /of 0\.1 MB/);
 
-    // the run in memory is whole: its checkpoint downloads
-    const [download] = await Promise.all([page.waitForEvent('download'),
-      panel(page, 'stories-diffusion').locator('button', { hasText: 'Download .safetensors' }).click()]);
-    const bytes = await readFile(await download.path());
-    assert.ok(bytes.length > QUOTA_BYTES, `${bytes.length} bytes`);
-    assert.equal(download.suggestedFilename(), 'stories-diffusion-step30.safetensors');
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-    await server.close();
-  }
-});
+  // the run in memory is whole: its checkpoint downloads
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    panel(page, 'stories-diffusion').locator('button', { hasText: 'Download .safetensors' }).click()]);
+  const bytes = await readFile(await download.path());
+  assert.ok(bytes.length > QUOTA_BYTES, `${bytes.length} bytes`);
+  assert.equal(download.suggestedFilename(), 'stories-diffusion-step30.safetensors');
+  assert.deepEqual(errors, []);
+}));
 
 // Counts the page's requests for persistent storage (the browser's own answer is kept).
 function countPersistRequests() {
@@ -100,46 +90,38 @@ const savedRuns = (page) => page.evaluate(() => new Promise((resolve, reject) =>
   };
 }));
 
-test('the storage line shows what is used, forgets saved runs, and unsaved training asks before the tab closes', async () => {
-  const lab = await startLab();
-  const browser = await launch();
-  try {
-    const { page, errors } = await openPage(browser.context);
-    await page.addInitScript(countPersistRequests);
-    await page.goto(`${lab.url}?b1.steps=100000#B`);
-    await waitForModule(page);
-    await waitForViews(page, 'B');
-    const toy = panel(page, 'toy-notalking');
-    await toy.locator('button', { hasText: 'Start' }).click();
-    await waitForPanel(page, 'toy-notalking', { state: 'training', minStep: 100 });
-    await toy.locator('button', { hasText: 'Pause' }).click();
-    await waitForPanel(page, 'toy-notalking', { state: 'paused' });
-    await page.waitForFunction(() => {
-      const p = document.querySelector('.trainer[data-slot="toy-notalking"]');
-      return p.dataset.saved === p.dataset.step;
-    });
-    assert.deepEqual(await savedRuns(page), ['toy-notalking']);
-    assert.equal(await page.evaluate(() => window.persistRequests), 1, 'persistent storage asked for once, at the first save');
-    await page.waitForFunction(() => Number(document.getElementById('storage-status').dataset.usage) > 0);
-    assert.match(await page.locator('#storage-status .storage-text').textContent(),
-      /^Saved runs and corpus: \d+(\.\d)? MB of \d+(\.\d)? MB \((kept by the browser|the browser may clear them when space is short)\)\.$/);
+test('the storage line shows what is used, forgets saved runs, and unsaved training asks before the tab closes', () => withLab({}, async ({ page, errors, lab, browser }) => {
+  await page.addInitScript(countPersistRequests);
+  await page.goto(`${lab.url}?b1.steps=100000#B`);
+  await waitForModule(page);
+  await waitForViews(page, 'B');
+  const toy = panel(page, 'toy-notalking');
+  await toy.locator('button', { hasText: 'Start' }).click();
+  await waitForPanel(page, 'toy-notalking', { state: 'training', minStep: 100 });
+  await toy.locator('button', { hasText: 'Pause' }).click();
+  await waitForPanel(page, 'toy-notalking', { state: 'paused' });
+  await page.waitForFunction(() => {
+    const p = document.querySelector('.trainer[data-slot="toy-notalking"]');
+    return p.dataset.saved === p.dataset.step;
+  });
+  assert.deepEqual(await savedRuns(page), ['toy-notalking']);
+  assert.equal(await page.evaluate(() => window.persistRequests), 1, 'persistent storage asked for once, at the first save');
+  await page.waitForFunction(() => Number(document.getElementById('storage-status').dataset.usage) > 0);
+  assert.match(await page.locator('#storage-status .storage-text').textContent(),
+    /^Saved runs and corpus: \d+(\.\d)? MB of \d+(\.\d)? MB \((kept by the browser|the browser may clear them when space is short)\)\.$/);
 
-    page.once('dialog', (dialog) => dialog.accept());
-    await page.locator('#storage-status button', { hasText: 'Forget saved runs and corpus' }).click();
-    await page.waitForFunction(() => /^Forgot the saved runs and corpus/.test(document.querySelector('#storage-status .storage-text').textContent));
-    assert.deepEqual(await savedRuns(page), []);
-    assert.equal(await toy.getAttribute('data-saved'), null);
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.locator('#storage-status button', { hasText: 'Forget saved runs and corpus' }).click();
+  await page.waitForFunction(() => /^Forgot the saved runs and corpus/.test(document.querySelector('#storage-status .storage-text').textContent));
+  assert.deepEqual(await savedRuns(page), []);
+  assert.equal(await toy.getAttribute('data-saved'), null);
 
-    // the paused run is no longer saved anywhere: closing the tab asks first
-    const asked = page.waitForEvent('dialog');
-    await page.close({ runBeforeUnload: true });
-    const dialog = await asked;
-    assert.equal(dialog.type(), 'beforeunload');
-    await dialog.dismiss();
-    assert.equal(page.isClosed(), false);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-  }
-});
+  // the paused run is no longer saved anywhere: closing the tab asks first
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  assert.equal(dialog.type(), 'beforeunload');
+  await dialog.dismiss();
+  assert.equal(page.isClosed(), false);
+  assert.deepEqual(errors, []);
+}));

@@ -1,5 +1,6 @@
-// web/views/ holds one view per file: each exports only its default view object and imports no other
-// view (what several views share lives outside the folder, e.g. web/walkthrough.js, web/model-slots.js).
+// web/ holds browser modules only, and web/views/ one view per file: each exports only its default view
+// object and imports no other view (what several views share lives outside the folder, e.g.
+// web/walkthrough.js, web/model-slots.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,5 +23,13 @@ test('no view imports another view', () => {
     const source = readFileSync(new URL(name, VIEWS), 'utf8');
     const local = source.match(/from '\.\/[^']+'/g) ?? [];
     assert.deepEqual(local, [], `${name} imports from web/views/`);
+  }
+});
+
+test('web/ holds browser modules only: the Node tools (dev server, static build) live in scripts/', () => {
+  const WEB = new URL('../../web/', import.meta.url);
+  for (const name of readdirSync(WEB).filter((n) => /\.m?js$/.test(n))) {
+    assert.ok(name.endsWith('.js'), `${name}: a Node module in web/`);
+    assert.doesNotMatch(readFileSync(new URL(name, WEB), 'utf8'), /from 'node:/, `${name} imports a Node module`);
   }
 });

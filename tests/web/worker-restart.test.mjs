@@ -5,9 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import {
-  startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState, panelButton, trainingAfterASave,
-} from './lab-browser.mjs';
+import { withLab, waitForModule, waitForViews, waitForPanel, panelState, panelButton, trainingAfterASave } from './lab-browser.mjs';
 
 const SLOT = 'toy-notalking';
 const button = (page, name) => panelButton(page, SLOT, name);
@@ -39,38 +37,22 @@ async function expectRestored(page, saved, reason) {
   await waitForPanel(page, SLOT, { state: 'stopped' });
 }
 
-test('a worker that crashes is restarted, its pending request fails with a message, the run comes back', async () => {
-  const lab = await startLab();
-  const browser = await launch();
-  try {
-    const { page, errors } = await openPage(browser.context);
-    const saved = await trainingInB(page, lab.url);
-    await labWorker(page).evaluate(() => setTimeout(() => {
-      throw new Error('injected crash');
-    }));
-    await expectRestored(page, saved, 'crashed \\(.*injected crash\\)');
-    assert.equal(await page.evaluate(() => window.lab.client.restarts), 1);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-  }
-});
+test('a worker that crashes is restarted, its pending request fails with a message, the run comes back', () => withLab({}, async ({ page, errors, lab }) => {
+  const saved = await trainingInB(page, lab.url);
+  await labWorker(page).evaluate(() => setTimeout(() => {
+    throw new Error('injected crash');
+  }));
+  await expectRestored(page, saved, 'crashed \\(.*injected crash\\)');
+  assert.equal(await page.evaluate(() => window.lab.client.restarts), 1);
+  assert.deepEqual(errors, []);
+}));
 
-test('a worker that stops answering is replaced after the time limit', async () => {
-  const lab = await startLab();
-  const browser = await launch();
-  try {
-    const { page, errors } = await openPage(browser.context);
-    const saved = await trainingInB(page, lab.url);
-    await page.evaluate(() => (window.lab.client.unresponsiveMs = 3000));
-    await labWorker(page).evaluate(() => setTimeout(() => {
-      for (;;);
-    }));
-    await expectRestored(page, saved, 'did not answer for \\d+ s');
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await lab.close();
-  }
-});
+test('a worker that stops answering is replaced after the time limit', () => withLab({}, async ({ page, errors, lab }) => {
+  const saved = await trainingInB(page, lab.url);
+  await page.evaluate(() => (window.lab.client.unresponsiveMs = 3000));
+  await labWorker(page).evaluate(() => setTimeout(() => {
+    for (;;);
+  }));
+  await expectRestored(page, saved, 'did not answer for \\d+ s');
+  assert.deepEqual(errors, []);
+}));

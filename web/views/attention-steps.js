@@ -12,7 +12,7 @@ export default {
   mount(card, ctx) {
     mountWalkthrough(card, ctx, (f, t, options) => {
       const vLabels = Array.from({ length: options.dK }, (_, i) => `v${i}`);
-      const sums = f.values.row_sums;
+      const sums = f.values.rowSums;
       return [grid(
         heatmap(f.arrays.scores, '1) scores QKᵀ/√d_k', { cmap: 'diverging', symmetric: true, xLabels: t, yLabels: t }),
         heatmap(f.arrays.weights, '2) weights softmax(scores) (row = query)', { vmin: 0, vmax: 1, xLabels: t, yLabels: t }),
@@ -20,7 +20,7 @@ export default {
       ), facts([
         ['shapes', `X [${f.arrays.x.shape}], scores [${f.arrays.scores.shape}], output [${f.arrays.output.shape}]`],
         ['row sums of the weights', el('span', {}, sums.map((s) => fmt(s, 6)).join('  '), ' ', verdict(sums.every((s) => Math.abs(s - 1) < 1e-5)))],
-        ['same as the fused attention kernel', el('span', {}, verdict(f.values.fused_kernel_gap < 1e-5), ` (largest gap ${fmt(f.values.fused_kernel_gap)})`)],
+        ['same as the fused attention kernel', el('span', {}, verdict(f.values.fusedKernelGap < 1e-5), ` (largest gap ${fmt(f.values.fusedKernelGap)})`)],
       ])];
     }, { heads: 0 });
   },

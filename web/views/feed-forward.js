@@ -14,15 +14,15 @@ export default {
       const d = intOf(dModel.input, 'd_model', 1, 512);
       const f = await ctx.client.figure('feedForwardCheck', { dModel: d, positions: 6, seed: intOf(seed.input, 'seed', 0, 2 ** 31) });
       const chart = el('div', { class: 'chart' });
-      const ffn = f.values.ffn_parameters, attn = f.values.attention_parameters;
+      const ffn = f.values.ffnParameters, attn = f.values.attentionParameters;
       card.output.replaceChildren(facts([
-        ['FFN on the sequence == FFN on each position', el('span', {}, verdict(f.values.per_position_gap < 1e-5), ` (largest gap ${fmt(f.values.per_position_gap)})`)],
+        ['FFN on the sequence == FFN on each position', el('span', {}, verdict(f.values.perPositionGap < 1e-5), ` (largest gap ${fmt(f.values.perPositionGap)})`)],
         ['parameters', `FFN ${ffn.toLocaleString('en')} vs attention 4·d² = ${attn.toLocaleString('en')} (FFN ${((100 * ffn) / (ffn + attn)).toFixed(0)} % of the two)`],
       ]), chart);
-      const x = Array.from(f.arrays.gelu_x.data);
+      const x = Array.from(f.arrays.geluX.data);
       lineChart(chart, x, [
-        { label: 'GELU, tanh form (GPT-2)', values: Array.from(f.arrays.gelu_tanh.data) },
-        { label: 'GELU, exact (erf)', values: Array.from(f.arrays.gelu_erf.data), dash: [5, 4] },
+        { label: 'GELU, tanh form (GPT-2)', values: Array.from(f.arrays.geluTanh.data) },
+        { label: 'GELU, exact (erf)', values: Array.from(f.arrays.geluErf.data), dash: [5, 4] },
       ], { title: 'GELU: close to 0 for negative x, close to x for positive x', xLabel: 'x', height: 240 });
     }, 'Checking…');
     card.controls.append(dModel.wrap, seed.wrap, button('Check', draw));

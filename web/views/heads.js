@@ -23,9 +23,9 @@ export default {
       const byHand = 3 * 32 * 32 + 32 * 32 + 32;
       card.output.replaceChildren(el('p', {}, `attention maps [${f.arrays.heads.shape.join(', ')}] (heads, query, key)`),
         grid(...maps), facts([
-          ['MultiHead(32, 4) parameters', String(f32.values.multihead_parameters)],
+          ['MultiHead(32, 4) parameters', String(f32.values.multiheadParameters)],
           ['by hand', `4 heads × 3 matrices 32×8 (no bias) = ${3 * 32 * 32}, mix 32×32 + 32 = ${32 * 32 + 32}: ${byHand}`],
-          ['they agree', el('span', {}, verdict(f32.values.multihead_parameters === byHand))],
+          ['they agree', el('span', {}, verdict(f32.values.multiheadParameters === byHand))],
         ]));
     }, 'Attending with every head…');
     card.controls.append(button('Compute', draw));

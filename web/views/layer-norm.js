@@ -16,7 +16,7 @@ export default {
         ctx.client.figure('layerNormCheck', { seed: s }),
         ctx.client.figure('residualStream', { positions: 6, dModel: 8, heads: 4, blocks: intOf(blocks.input, 'blocks', 1, 12), seed: s }),
       ]);
-      const norms = rs.values.update_norms;
+      const norms = rs.values.updateNorms;
       const max = Math.max(...norms);
       card.output.replaceChildren(facts([
         ['LayerNorm == (x − mean) / std (biased)', el('span', {}, verdict(ln.values.gap < 1e-4), ` (largest gap ${fmt(ln.values.gap)} on a [64, 5, 32] batch)`)],

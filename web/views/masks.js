@@ -18,10 +18,10 @@ export default {
     mountWalkthrough(card, ctx, (f, t) => {
       const opts = { vmin: 0, vmax: 1, xLabels: t, yLabels: t };
       return [grid(
-        heatmap(f.arrays.causal_mask, 'causal mask (1 = allowed)', { ...opts, cmap: 'greys' }),
-        heatmap(f.arrays.weights_causal, 'causal attention: lower-triangular', opts),
-        heatmap(f.arrays.weights_padding, 'padding mask: last 2 columns ignored', opts),
-      ), facts([['nothing above the diagonal', el('span', {}, verdict(upperIsZero(f.arrays.weights_causal)))]])];
+        heatmap(f.arrays.causalMask, 'causal mask (1 = allowed)', { ...opts, cmap: 'greys' }),
+        heatmap(f.arrays.weightsCausal, 'causal attention: lower-triangular', opts),
+        heatmap(f.arrays.weightsPadding, 'padding mask: last 2 columns ignored', opts),
+      ), facts([['nothing above the diagonal', el('span', {}, verdict(upperIsZero(f.arrays.weightsCausal)))]])];
     }, { heads: 0, busyText: 'Masking…' });
   },
 };

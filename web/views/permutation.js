@@ -18,7 +18,7 @@ export default {
         ['permutation', `[${perm.join(', ')}]`],
         ['shuffled sentence', perm.map((i) => t[i]).join(' ')],
         ['attention(shuffled X) == shuffled attention(X)',
-          el('span', {}, verdict(f.values.permutation_gap < 1e-5), ` (largest gap ${fmt(f.values.permutation_gap)})`)],
+          el('span', {}, verdict(f.values.permutationGap < 1e-5), ` (largest gap ${fmt(f.values.permutationGap)})`)],
       ]));
     }, 'Shuffling…');
     card.controls.append(button('Shuffle again', () => {

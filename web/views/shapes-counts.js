@@ -32,7 +32,7 @@ export default {
       const gapAlone = maxGap(all.data.subarray(0, per), alone.data);
       const gapOther = maxGap(all.data.subarray(0, per), other.data.subarray(0, per));
       await ctx.client.request(Msg.CREATE_RUN, {
-        slot: BIG, config: { task: 'toy', model: { vocab: 2002, dim: 128, heads: 4, layers: 4, max_length: 64 } },
+        slot: BIG, config: { task: 'toy', model: { vocab: 2002, dim: 128, heads: 4, layers: 4, maxLength: 64 } },
       });
       const report = await ctx.client.call(BIG, 'parameters');
       const largest = [...report.rows].sort((a, b) => b.count - a.count)[0];

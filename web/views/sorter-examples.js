@@ -18,7 +18,7 @@ export default {
       if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
       const r = await ctx.client.call(SORTER, 'evaluate', 123);
       card.output.replaceChildren(facts([
-        ['fully correct sequences', percent(r.accuracy)], ['per-digit accuracy', percent(r.digit_accuracy, 2)],
+        ['fully correct sequences', percent(r.accuracy)], ['per-digit accuracy', percent(r.digitAccuracy, 2)],
         ['of', `${r.sequences} fresh inputs, sorter at step ${info.stepsDone ?? '?'}`],
       ]), ...r.examples.map(example));
     }, 'Sorting 2000 inputs…');

@@ -2,7 +2,6 @@
 // one-cycle schedule with 10 % warm-up, clipping at 1.0, batch 128, 1200 steps. Loss on a log scale.
 import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
-import { el } from '../ui.js';
 import { SORTER } from '../model-slots.js';
 
 export default {
@@ -11,13 +10,12 @@ export default {
   text: 'Ten random digits in, the same digits sorted out. The decoder sees the answer so far (shifted right, ' +
     'after <sos>) and the encoded input, and guesses the next digit.',
   async mount(card, ctx) {
-    const chartBox = el('div', { class: 'chart' });
-    const chart = new LossChart(chartBox, { title: 'Training the transformer to sort', window: 20 });
+    const chart = new LossChart({ title: 'Training the transformer to sort', window: 20 });
     const panel = new TrainingPanel(ctx, {
       slot: SORTER, name: 'sorter', task: 'sort', kind: 'sorter', urlKey: 'd1', chart,
       fields: ['dim', 'heads', 'sorterLayers', 'steps', 'lr', 'batch', 'seed'],
     });
-    card.output.append(chartBox, panel.node);
+    card.output.append(chart.container, panel.node);
     await panel.init();
   },
 };

@@ -3,10 +3,10 @@
 // every map shown (otherwise each map spans its own range, so a near-uniform head looks solid dark). The
 // maps refresh by themselves while the model trains (live views).
 import { heatmap, slice } from '../heatmap.js';
-import { readSetting, writeSetting, urlField } from '../url-state.js';
+import { readSetting, writeSetting } from '../url-state.js';
 import { el, button, field } from '../ui.js';
 import { STORY_MODELS, storyModelInfo } from '../model-slots.js';
-import { DEFAULT_SENTENCE } from '../story-inputs.js';
+import { storyInputs, storyModelName, drawWhenReady } from '../story-inputs.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
 function blocksOf(choice, count) {
@@ -27,8 +27,7 @@ export default {
   text: 'One word masked; every head of the first and of the last block, or the block and head you pick. You ' +
     'do not need to explain what you see.',
   mount(card, ctx) {
-    const model = field('model', { kind: 'select', value: STORY_MODELS[0].slot, options: STORY_MODELS.map((m) => [m.slot, m.name]) });
-    const sentence = urlField('c4.sentence', 'sentence (_ = masked word)', DEFAULT_SENTENCE);
+    const { model, sentence } = storyInputs('c4.sentence');
     const block = field('blocks', { kind: 'select', value: 'ends', options: [['ends', 'first and last'], ['all', 'all']] });
     const head = field('heads', { kind: 'select', value: 'all', options: [['all', 'all']] });
     const shared = field('one colour scale for all maps', { kind: 'checkbox', value: readSetting('c4.shared') === '1' });
@@ -53,13 +52,13 @@ export default {
       if (shared.input.checked) vmax = Math.max(...shown.flatMap((s) => s.maps.map(([, m]) => m.data.reduce((x, y) => Math.max(x, y), 0))));
       const sections = shown.map(({ b, maps }) => el('div', {}, el('h4', {}, b === 0 && blocks.length > 1 ? 'First block' : b === a.layers.length - 1 && blocks.length > 1 ? `Last block (${b})` : `Block ${b}`),
         el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 })))));
-      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${STORY_MODELS.find((m) => m.slot === slot).name} model at step ${step ?? '?'}`), ...sections);
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${storyModelName(slot)} model at step ${step ?? '?'}`), ...sections);
       card.node.dataset.step = String(step);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     for (const input of [block.input, head.input, shared.input]) input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, block.wrap, head.wrap, shared.wrap, button('Show', draw));
-    for (const m of STORY_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    drawWhenReady(ctx, model, draw);
     ctx.live.watch(STORY_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

@@ -3,10 +3,9 @@
 // through every block (residual path counted) and the gradient saliency of the word the model writes
 // there; then the full rollout and saliency maps. The sorter's D5 and D6 tools, on stories.
 import { heatmap, meanOver } from '../heatmap.js';
-import { urlField } from '../url-state.js';
 import { el, button, field, grid } from '../ui.js';
-import { STORY_MODELS, storyModelInfo } from '../model-slots.js';
-import { DEFAULT_SENTENCE } from '../story-inputs.js';
+import { storyModelInfo } from '../model-slots.js';
+import { storyInputs, storyModelName, drawWhenReady } from '../story-inputs.js';
 
 const row = (matrix, r) => matrix.data.subarray(r * matrix.shape[1], (r + 1) * matrix.shape[1]);
 
@@ -24,8 +23,7 @@ export default {
   text: 'Attention says where one layer looked. Rolled out through all blocks it says where the information ' +
     'came from; the gradient says which input words the written word actually depends on.',
   mount(card, ctx) {
-    const model = field('model', { kind: 'select', value: STORY_MODELS[0].slot, options: STORY_MODELS.map((m) => [m.slot, m.name]) });
-    const sentence = urlField('c4s.sentence', 'sentence (_ = masked word)', DEFAULT_SENTENCE);
+    const { model, sentence } = storyInputs('c4s.sentence');
     const position = field('written word at', { kind: 'select', value: '', options: [['', 'the first masked word']] });
     const render = async () => {
       const slot = model.input.value;
@@ -46,7 +44,7 @@ export default {
       card.node.dataset.written = s.written[k];
       card.node.dataset.step = String(step);
       card.output.replaceChildren(
-        el('p', { class: 'story-meta' }, `At position ${k} ("${a.tokens[k]}") the ${STORY_MODELS.find((m) => m.slot === slot).name} model (step ${step ?? '?'}) writes `,
+        el('p', { class: 'story-meta' }, `At position ${k} ("${a.tokens[k]}") the ${storyModelName(slot)} model (step ${step ?? '?'}) writes `,
           el('strong', { class: 'written-word' }, s.written[k]), '.'),
         heatmap({ data: rows, shape: [3, T] }, `what "${s.written[k]}" at position ${k} draws on`,
           { ...opts, cmap: 'purples', yLabels: ['attention, last block', 'rollout', 'saliency'], maxCell: 40 }),
@@ -56,6 +54,6 @@ export default {
     const draw = () => card.busy(render, 'Taking gradients…');
     position.input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, position.wrap, button('Show', draw));
-    for (const m of STORY_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    drawWhenReady(ctx, model, draw);
   },
 };

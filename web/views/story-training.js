@@ -17,8 +17,7 @@ export default {
   text: 'Batches of 64 random windows of 32 words. The diffusion model fills in masks; the causal one guesses ' +
     'the next word and may only listen to its left. The course trains 5000 steps of each (1500 without a GPU).',
   async mount(card, ctx) {
-    const chartBox = el('div', { class: 'chart' });
-    const chart = new LossChart(chartBox, {
+    const chart = new LossChart({
       title: 'Loss per token (window average over 100 steps)',
       lines: [{ value: 7.6, label: '7.6 uniform' }, { value: 5.4, label: '5.4 word frequencies' }],
     });
@@ -44,7 +43,7 @@ export default {
           throw new Error(`C10 cannot start from the left-to-right model: ${error.message}`);
         }),
     });
-    card.output.append(chartBox, validation, diffusion.node, causal.node,
+    card.output.append(chart.container, validation, diffusion.node, causal.node,
       el('h4', {}, 'C10: diffusion from a causal model'),
       el('p', { class: 'lead' }, 'Take the trained left-to-right weights, remove the causal mask and train on with the diffusion loss.'),
       fromCausal.node);

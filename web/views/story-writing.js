@@ -91,7 +91,7 @@ export default {
       const used = sampler.input.value || (causal ? 'left-to-right' : 'undiffuse');
       nums.topK.wrap.hidden = used !== 'left-to-right';
       suffix.wrap.hidden = used === 'left-to-right';
-      if (info && info.config) nums.length.input.max = String(info.config.max_length);
+      if (info && info.config) nums.length.input.max = String(info.config.maxLength);
     };
     const options = () => {
       const temperature = Number(nums.temperature.input.value);

@@ -12,9 +12,9 @@ export default {
     mountWalkthrough(card, ctx, (f, t) => {
       const map = (a, title) => heatmap(a, title, { vmin: 0, vmax: 1, xLabels: t, yLabels: t });
       return [grid(
-        map(f.arrays.weights_cold, 'Attention(10·q, k, v): cold'),
+        map(f.arrays.weightsCold, 'Attention(10·q, k, v): cold'),
         map(f.arrays.weights, 'Attention(q, k, v)'),
-        map(f.arrays.weights_hot, 'Attention(0.1·q, k, v): hot'),
+        map(f.arrays.weightsHot, 'Attention(0.1·q, k, v): hot'),
       )];
     }, { heads: 0 });
   },

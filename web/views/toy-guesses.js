@@ -21,7 +21,7 @@ async function table(ctx, run) {
   ]);
   return el('div', { class: 'table-wrap', dataset: { model: run.slot } },
     el('table', {},
-      el('caption', {}, `${run.name} at step ${info.stepsDone} (largest gap to GuessX0: ${fmt(guesses.max_abs_difference, 2)})`),
+      el('caption', {}, `${run.name} at step ${info.stepsDone} (largest gap to GuessX0: ${fmt(guesses.maxAbsDifference, 2)})`),
       el('thead', {}, el('tr', {}, el('th', {}, 'sentence'), el('th', {}, 'network at position 2'), el('th', {}, 'exact GuessX0'))),
       el('tbody', {}, ...guesses.prompts.map((g) => el('tr', {}, el('td', { class: 'mono' }, g.prompt),
         cell(topFour(g.network, vocabulary)), cell(topFour(g.exact, vocabulary)))))));

@@ -3,7 +3,7 @@
 // frequencies), 1.0 (knowing the position) and 0.50 (the entropy: the best anyone can do).
 import { LossChart } from '../charts.js';
 import { TrainingPanel } from '../training-panel.js';
-import { el, button } from '../ui.js';
+import { button } from '../ui.js';
 import { TOY_RUNS } from '../model-slots.js';
 
 export default {
@@ -13,8 +13,7 @@ export default {
   text: 'NoTalking sees only its own token: it can only learn word frequencies (4 × 1.64 = 6.55). WithPosition ' +
     'also knows where it is (1.0). MyTransformer lets the positions talk and closes the gap to 0.50.',
   async mount(card, ctx) {
-    const chartBox = el('div', { class: 'chart' });
-    const chart = new LossChart(chartBox, {
+    const chart = new LossChart({
       title: 'Diffusion loss (window average over 100 steps)',
       lines: [{ value: 6.55, label: '6.55 NoTalking' }, { value: 1.0, label: '1.0 WithPosition' }, { value: 0.5, label: '0.50 entropy' }],
     });
@@ -25,7 +24,7 @@ export default {
       all.disabled = false;
     }, { class: 'primary' });
     card.controls.append(all);
-    card.output.append(chartBox, ...panels.map((p) => p.node));
+    card.output.append(chart.container, ...panels.map((p) => p.node));
     await Promise.all(panels.map((p) => p.init()));
   },
 };

@@ -12,9 +12,9 @@ function bars(census, title) {
   const other = census.sentences - SENTENCES.reduce((s, [w]) => s + (census.counts[w] || 0), 0);
   const items = SENTENCES.map(([w, colour]) => ({ label: w, value: (census.counts[w] || 0) / census.sentences, colour }));
   if (other > 0) items.push({ label: 'anything else', value: other / census.sentences, colour: '#6b6b6b' });
-  return el('div', { dataset: { nonsense: String(census.nonsense_fraction) } },
+  return el('div', { dataset: { nonsense: String(census.nonsenseFraction) } },
     barChart(items, { caption: title }),
-    el('p', { class: 'story-meta' }, `nonsense: ${percent(census.nonsense_fraction)}; ${census.network_calls} network calls`));
+    el('p', { class: 'story-meta' }, `nonsense: ${percent(census.nonsenseFraction)}; ${census.networkCalls} network calls`));
 }
 
 export default {

@@ -1,94 +1,13 @@
-// The Embind bindings: marshalling only, between wasm/tinyformer.js (their only caller) and the core's
-// public API (tinyformer.hpp, runtime.hpp). Structured results cross as JSON text, arrays as fresh
-// Float32Array / Uint8Array copies (never views into wasm memory, which go stale when it grows), sessions as
-// one Handle class that JS must delete(). Every call turns a C++ exception into a JS Error named
-// "TinyformerError" carrying what(): emcc 3.1.6 gives JS no readable message for a C++ exception.
+// The Embind bindings of a session (core/run/session.hpp): one Handle class per Session, which JS must
+// delete() (wasm/tinyformer.js wraps each in a Model or Run that does), and the functions that make one
+// from a config or checkpoint bytes. Marshalling only; structured results cross as JSON text.
 #include <emscripten/bind.h>
-#include <emscripten/val.h>
 
-#include "runtime.hpp"
-#include "tinyformer.hpp"
-
-using emscripten::val;
+#include "marshal.hpp"
 
 namespace tf {
-namespace {
 
-[[noreturn]] void throw_js_error(const std::string& message) {
-  val error = val::global("Error").new_(message);
-  error.set("name", val("TinyformerError"));
-  error.throw_();
-}
-
-// Runs f; a C++ exception becomes a JS Error once the C++ catch block has ended (so the exception is freed).
-template <class F>
-auto guarded(F&& f) -> decltype(f()) {
-  std::string message;
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    message = "out of memory: the browser's wasm memory cannot hold this; try a smaller model or batch";
-  } catch (const std::length_error&) {  // a std::vector longer than a 32-bit address space allows
-    message = "out of memory: an array this large does not fit in wasm memory; try a smaller model or batch";
-  } catch (const std::exception& e) {
-    message = e.what();
-  } catch (...) {
-    message = "unknown C++ exception";
-  }
-  throw_js_error(message);
-}
-
-template <class T>
-val typed_array(const char* type, const std::vector<T>& v) {
-  return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-val tensor_data(const Tensor& t) {
-  val out = val::object();
-  out.set("data", typed_array("Float32Array", t.to_vector()));
-  val shape = val::array();
-  for (int64_t d : t.shape().dims()) shape.call<void>("push", static_cast<double>(d));
-  out.set("shape", shape);
-  return out;
-}
-
-// {values: JSON text, arrays: {name: {data, shape}}}; the wrapper parses the values.
-val figure_value(const Figure& f) {
-  val arrays = val::object();
-  for (const auto& [name, t] : f.arrays) arrays.set(name, tensor_data(t));
-  val out = val::object();
-  out.set("values", f.values.dump());
-  out.set("arrays", arrays);
-  return out;
-}
-
-std::vector<int32_t> int_vector(const val& v) { return emscripten::convertJSArrayToNumberVector<int32_t>(v); }
-
-Ids row_of(const std::vector<int32_t>& x) { return Ids(x, Shape{1, static_cast<int64_t>(x.size())}); }
-
-// Story text from JS: {train, valid?, topWords?}, or null for tasks that make their own data.
-std::optional<CorpusText> corpus_of(const val& text) {
-  if (text.isNull() || text.isUndefined()) return std::nullopt;
-  TF_CHECK(text["train"].isString(), "story text must be {train: string, valid?: string, topWords?: number}");
-  CorpusText c;
-  c.train = text["train"].as<std::string>();
-  if (text["valid"].isString()) c.valid = text["valid"].as<std::string>();
-  if (text["topWords"].isNumber()) c.top_words = static_cast<int64_t>(text["topWords"].as<double>());
-  return c;
-}
-
-SavedRun saved_run_of(const std::string& bytes) {
-  return load_saved_run_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-}
-
-Ids digits_of(const val& digits) {
-  std::vector<int32_t> d = int_vector(digits);
-  for (int32_t x : d) TF_CHECK(x >= 0 && x <= 9, "the sorter reads digits 0-9, got ", x);
-  TF_CHECK(!d.empty(), "the sorter needs at least one digit");
-  return row_of(d);
-}
-
-}  // namespace
+using namespace marshal;
 
 // One Session (core/run/session.hpp) for JS; counts the live ones so tests can see leaks.
 class Handle {
@@ -261,74 +180,9 @@ std::string inspect_checkpoint(const std::string& bytes) {
   return guarded([&] { return describe_saved_run(saved_run_of(bytes)).dump(); });
 }
 
-std::string default_config(const std::string& task, const std::string& kind) {
-  return guarded([&] {
-    TaskKind t = parse_task(task);
-    ModelKind k = parse_kind(kind.empty() ? (t == TaskKind::Sort ? "sorter" : "transformer") : kind);
-    TrainConfig c = TrainConfig::for_task(t, k);
-    c.model.kind = k;
-    return c.to_json();
-  });
-}
-std::string builtin_stories(double seed, double bytes) {
-  return guarded([&] {
-    TF_CHECK(bytes >= 1 && bytes <= 64e6, "builtinStories: bytes must be 1..64e6, got ", bytes);
-    return generate_stories(static_cast<uint64_t>(seed), static_cast<int64_t>(bytes));
-  });
-}
-std::string tokenize_text(const std::string& text, bool prompt) {
-  return guarded(
-      [&] { return nlohmann::json(tokenize(text, prompt ? TokenMode::Prompt : TokenMode::Corpus)).dump(); });
-}
-
-void set_threads(int n) {
-  guarded([&] { runtime::set_threads(n); });
-}
-val pool_bytes() {
-  runtime::MemoryStats m = runtime::host_memory();
-  val out = val::object();
-  out.set("live", static_cast<double>(m.live_bytes));
-  out.set("cached", static_cast<double>(m.cached_bytes));
-  return out;
-}
-double flops_done() { return static_cast<double>(runtime::flops_done()); }
-std::string version() { return kVersion; }
-
-val positional_encoding_figure(int positions, int dim) {
-  return guarded([&] { return figure_value(positional_figure(positions, dim)); });
-}
-val attention_walkthrough_figure(const std::string& tokens_json, int d_model, int d_k, int heads,
-                                 double seed) {
-  return guarded([&] {
-    auto tokens = json_fields::parse(tokens_json, "sentence").get<std::vector<std::string>>();
-    return figure_value(tf::attention_walkthrough(tokens, d_model, d_k, heads, static_cast<uint64_t>(seed)));
-  });
-}
-val entropy_vs_dk_figure(const std::string& dims_json, int queries, int keys, double seed) {
-  return guarded([&] {
-    auto dims = json_fields::parse(dims_json, "dims").get<std::vector<int64_t>>();
-    return figure_value(tf::entropy_vs_dk(dims, queries, keys, static_cast<uint64_t>(seed)));
-  });
-}
-val feed_forward_check_figure(int d_model, int positions, double seed) {
-  return guarded(
-      [&] { return figure_value(tf::feed_forward_check(d_model, positions, static_cast<uint64_t>(seed))); });
-}
-val layer_norm_check_figure(double seed) {
-  return guarded([&] { return figure_value(tf::layer_norm_check(static_cast<uint64_t>(seed))); });
-}
-val residual_stream_figure(int positions, int d_model, int heads, int blocks, double seed) {
-  return guarded([&] {
-    return figure_value(tf::residual_stream(positions, d_model, heads, blocks, static_cast<uint64_t>(seed)));
-  });
-}
-double parameter_estimate(double layers, double dim) {
-  return block_parameter_estimate(static_cast<int64_t>(layers), static_cast<int64_t>(dim));
-}
-
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(tinyformer) {
+EMSCRIPTEN_BINDINGS(tinyformer_session) {
   using namespace emscripten;
   class_<Handle>("Handle")
       .function("trainable", &Handle::trainable)
@@ -361,22 +215,6 @@ EMSCRIPTEN_BINDINGS(tinyformer) {
   function("loadRun", &load_run);
   function("loadModel", &load_model);
   function("inspectCheckpoint", &inspect_checkpoint);
-  function("defaultConfig", &default_config);
-  function("builtinStories", &builtin_stories);
-  function("tokenize", &tokenize_text);
-  function("setThreads", &set_threads);
-  function("threads", &runtime::threads);
-  function("poolBytes", &pool_bytes);
-  function("threaded", &runtime::threaded);
-  function("version", &version);
-  function("flopCount", &flops_done);
-  function("positionalEncoding", &positional_encoding_figure);
-  function("attentionWalkthrough", &attention_walkthrough_figure);
-  function("entropyVsDk", &entropy_vs_dk_figure);
-  function("feedForwardCheck", &feed_forward_check_figure);
-  function("layerNormCheck", &layer_norm_check_figure);
-  function("residualStream", &residual_stream_figure);
-  function("blockParameterEstimate", &parameter_estimate);
 }
 
 }  // namespace tf

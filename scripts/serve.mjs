@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// The lab's local server: `node web/serve.mjs [--port N] [--host H] [--no-isolation] [--dir web/dist]`.
+// The lab's local server: `node scripts/serve.mjs [--port N] [--host H] [--no-isolation] [--dir web/dist]`.
 // Serves the page folder (web/ by default, the page as it is in the repository) with the COOP/COEP headers
 // that make the page cross-origin isolated, so SharedArrayBuffer exists and the threaded wasm build runs;
 // --no-isolation leaves them out (the page then runs the single-threaded build, as on a static host).
-// vendor/ is served from node_modules unless the folder has its own (a build copies them in).
+// The files of page-files.mjs (vendor/, the wasm wrapper) are served from where they live in the
+// repository: for web/ always (the wrapper is never a copy), for another folder unless it has its own (a
+// static build copies them in).
 import { createServer } from 'node:http';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
-import { VENDOR_FILES } from './vendor-files.mjs';
+import { PAGE_FILES } from './page-files.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
+const REPOSITORY_PAGE = fs.realpath(path.join(ROOT, 'web')).catch(() => null);
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -83,15 +86,16 @@ function requestPath(target) {
 const inside = (dir, file) => file.startsWith(dir + path.sep);
 
 // The file a path names, or null when it is missing or leaves the served folder (also through a symlink).
-// `dir` is the served folder's real path; vendor/ names only the files VENDOR_FILES lists.
+// `dir` is the served folder's real path; outside it, only the files PAGE_FILES lists.
 async function resolveFile(dir, rel) {
   const file = path.join(dir, path.normalize(rel));
   if (!inside(dir, file)) return null;
+  const key = rel.replace(/^\//, '');
+  const mapped = Object.hasOwn(PAGE_FILES, key) ? path.join(ROOT, PAGE_FILES[key]) : null;
+  if (mapped && dir === (await REPOSITORY_PAGE)) return mapped;
   const real = await fs.realpath(file).catch(() => null);
   if (real) return inside(dir, real) ? real : null;
-  const vendor = rel.match(/^\/vendor\/([^/]+)$/);
-  if (vendor && Object.hasOwn(VENDOR_FILES, vendor[1])) return path.join(ROOT, VENDOR_FILES[vendor[1]]);
-  return null;
+  return mapped;
 }
 
 function openFailureStatus(error) {
@@ -174,12 +178,12 @@ export async function startServer(options) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.help) {
-    console.log('usage: node web/serve.mjs [--port N] [--host H] [--no-isolation] [--dir FOLDER]');
+    console.log('usage: node scripts/serve.mjs [--port N] [--host H] [--no-isolation] [--dir FOLDER]');
     return;
   }
-  const wrapper = await fs.stat(path.join(options.dir, 'wasm', 'tinyformer.js')).catch(() => null);
-  if (!wrapper || !wrapper.isFile()) {
-    console.warn(`serve: ${path.join(options.dir, 'wasm')} has no tinyformer.js; run bash scripts/build-wasm.sh`);
+  const wasm = await fs.stat(path.join(options.dir, 'wasm', 'tinyformer-st.wasm')).catch(() => null);
+  if (!wasm || !wasm.isFile()) {
+    console.warn(`serve: ${path.join(options.dir, 'wasm')} has no wasm builds; run bash scripts/build-wasm.sh`);
   }
   const server = await startServer(options);
   const { port } = server.address();

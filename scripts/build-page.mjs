@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `node web/build.mjs [--out web/dist]`: the lab as static files for any web server. No bundler: the page
-// is plain ES modules, so the build copies it as it is, adds the npm files under vendor/ and both wasm
-// builds (from web/wasm/, made by scripts/build-wasm.sh), and a `_headers` file (the Netlify / Cloudflare
+// `node scripts/build-page.mjs [--out web/dist]`: the lab as static files for any web server. No bundler:
+// the page is plain ES modules, so the build copies web/ as it is (both wasm builds in web/wasm/, made by
+// scripts/build-wasm.sh), adds the files of page-files.mjs (the npm files under vendor/, the wasm wrapper)
+// and a `_headers` file (the Netlify / Cloudflare
 // Pages format) asking the host for the COOP/COEP headers that let the threaded build run. Where the host
 // cannot send them the wrapper picks the single-threaded build by itself.
 import { promises as fs } from 'node:fs';
@@ -9,17 +10,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ISOLATION_HEADERS } from './serve.mjs';
-import { VENDOR_FILES } from './vendor-files.mjs';
-import { missingWasmFiles } from './wasm-files.mjs';
+import { PAGE_FILES } from './page-files.mjs';
+import { missingBuildFiles } from './wasm-files.mjs';
 
-const WEB = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(WEB, '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = path.join(ROOT, 'web');
 const PAGE = ['index.html', 'styles.css', 'views', 'wasm'];
-const SERVER_ONLY = new Set(['serve.mjs', 'build.mjs', 'vendor-files.mjs', 'wasm-files.mjs']);
 
 async function pageFiles() {
   const names = await fs.readdir(WEB);
-  return [...PAGE, ...names.filter((n) => n.endsWith('.js') && !SERVER_ONLY.has(n))];
+  return [...PAGE, ...names.filter((n) => n.endsWith('.js'))];
 }
 
 // The _headers file: every path gets the isolation headers the dev server sends.
@@ -28,14 +28,16 @@ export function headersFile() {
 }
 
 export async function build(out) {
-  const missing = missingWasmFiles();
+  const missing = missingBuildFiles();
   if (missing.length) throw new Error(`web/wasm/ lacks ${missing.join(', ')}: run bash scripts/build-wasm.sh first`);
   await fs.rm(out, { recursive: true, force: true });
-  await fs.mkdir(path.join(out, 'vendor'), { recursive: true });
   for (const name of await pageFiles()) {
     await fs.cp(path.join(WEB, name), path.join(out, name), { recursive: true, filter: (src) => !src.endsWith('.d.ts') && !src.endsWith('.cjs') });
   }
-  for (const [name, from] of Object.entries(VENDOR_FILES)) await fs.copyFile(path.join(ROOT, from), path.join(out, 'vendor', name));
+  for (const [name, from] of Object.entries(PAGE_FILES)) {
+    await fs.mkdir(path.dirname(path.join(out, name)), { recursive: true });
+    await fs.copyFile(path.join(ROOT, from), path.join(out, name));
+  }
   await fs.writeFile(path.join(out, '_headers'), headersFile());
   return out;
 }

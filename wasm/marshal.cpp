@@ -1,0 +1,73 @@
+// Marshalling helpers of the Embind layer (see marshal.hpp): JS errors, typed-array copies, figures, and the
+// checked conversions of the JS inputs that several bindings share.
+#include "marshal.hpp"
+
+#include <new>
+#include <stdexcept>
+
+namespace tf::marshal {
+
+void throw_js_error(const std::string& message) {
+  val error = val::global("Error").new_(message);
+  error.set("name", val("TinyformerError"));
+  error.throw_();
+}
+
+std::string current_exception_message() {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return "out of memory: the browser's wasm memory cannot hold this; try a smaller model or batch";
+  } catch (const std::length_error&) {  // a std::vector longer than a 32-bit address space allows
+    return "out of memory: an array this large does not fit in wasm memory; try a smaller model or batch";
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown C++ exception";
+  }
+}
+
+val tensor_data(const Tensor& t) {
+  val out = val::object();
+  out.set("data", typed_array("Float32Array", t.to_vector()));
+  val shape = val::array();
+  for (int64_t d : t.shape().dims()) shape.call<void>("push", static_cast<double>(d));
+  out.set("shape", shape);
+  return out;
+}
+
+val figure_value(const Figure& f) {
+  val arrays = val::object();
+  for (const auto& [name, t] : f.arrays) arrays.set(name, tensor_data(t));
+  val out = val::object();
+  out.set("values", f.values.dump());
+  out.set("arrays", arrays);
+  return out;
+}
+
+std::vector<int32_t> int_vector(const val& v) { return emscripten::convertJSArrayToNumberVector<int32_t>(v); }
+
+Ids row_of(const std::vector<int32_t>& x) { return Ids(x, Shape{1, static_cast<int64_t>(x.size())}); }
+
+Ids digits_of(const val& digits) {
+  std::vector<int32_t> d = int_vector(digits);
+  for (int32_t x : d) TF_CHECK(x >= 0 && x <= 9, "the sorter reads digits 0-9, got ", x);
+  TF_CHECK(!d.empty(), "the sorter needs at least one digit");
+  return row_of(d);
+}
+
+std::optional<CorpusText> corpus_of(const val& text) {
+  if (text.isNull() || text.isUndefined()) return std::nullopt;
+  TF_CHECK(text["train"].isString(), "story text must be {train: string, valid?: string, topWords?: number}");
+  CorpusText c;
+  c.train = text["train"].as<std::string>();
+  if (text["valid"].isString()) c.valid = text["valid"].as<std::string>();
+  if (text["topWords"].isNumber()) c.top_words = static_cast<int64_t>(text["topWords"].as<double>());
+  return c;
+}
+
+SavedRun saved_run_of(const std::string& bytes) {
+  return load_saved_run_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+
+}  // namespace tf::marshal
