@@ -115,6 +115,7 @@ export interface CheckpointInfo {
   parameters: number;        // total parameter count
   table: ParameterReport;    // a row per stored parameter, totals per group
   resumable: boolean;        // holds a training config and optimizer state (loadRun works)
+  losses: number[];          // the loss of every step the run took (NaN: skipped); empty when not stored
   metadata: Record<string, string>;  // the file's other metadata
 }
 
@@ -250,7 +251,8 @@ export interface Model {
   // Copies every parameter of another Model or Run in memory into this one, by name; names and shapes are
   // checked first and on an error nothing changes (course C10). A Run keeps its optimizer state.
   copyWeightsFrom(other: Model): void;
-  // A safetensors checkpoint (weights, config, vocabulary, task; a Run adds optimizer state, step and RNG).
+  // A safetensors checkpoint (weights, config, vocabulary, task, the loss history; a Run adds optimizer
+  // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from.
   checkpoint(): Uint8Array;
   delete(): void;
   // The same as delete(), for `using` (explicit resource management); present where the runtime has

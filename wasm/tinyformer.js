@@ -231,7 +231,9 @@ class Tinyformer {
   }
   inspectCheckpoint(bytes) {
     const b = bytesOf(bytes);
-    return parseJson(guard(() => this.#wasm.inspectCheckpoint(b)));
+    const info = parseJson(guard(() => this.#wasm.inspectCheckpoint(b)));
+    info.losses = info.losses.map((l) => l ?? NaN);  // JSON's null: a skipped step's loss
+    return info;
   }
 
   positionalEncoding({ positions = 32, dim = 64 } = {}) {

@@ -1,8 +1,7 @@
 // Safetensors bytes in the page (8-byte little-endian header length, a JSON header of {name: {dtype, shape,
-// data_offsets}, __metadata__: {key: string}}, then the data). The training panel adds its loss history
-// to a downloaded checkpoint's metadata and reads it back, and refuses to save a run whose numbers are not
-// finite. Everything else goes through the wasm module.
-export const LOSSES_KEY = 'tinyformer.losses';  // JSON array: the loss of every step, in order
+// data_offsets}, __metadata__: {key: string}}, then the data): the training panel refuses to save a run
+// whose numbers are not finite, and the worker's tests read a tensor by name. Everything else, metadata
+// included, goes through the wasm module.
 
 function parseHeader(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -41,29 +40,4 @@ function allFinite(data) {
     if (data[i] - data[i] !== 0) return false;  // NaN - NaN and Inf - Inf are NaN
   }
   return true;
-}
-
-// The same file with `extra` (string values) added to its metadata; the tensors are untouched (their
-// offsets count from the end of the header). The header is padded with spaces to a multiple of 8 bytes.
-export function withMetadata(bytes, extra) {
-  const { header, dataStart } = parseHeader(bytes);
-  header.__metadata__ = { ...header.__metadata__, ...extra };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const length = Math.ceil(json.length / 8) * 8;
-  const out = new Uint8Array(8 + length + (bytes.byteLength - dataStart));
-  new DataView(out.buffer).setBigUint64(0, BigInt(length), true);
-  out.fill(0x20, 8, 8 + length);
-  out.set(json, 8);
-  out.set(bytes.subarray(dataStart), 8 + length);
-  return out;
-}
-
-// The loss history a checkpoint carries, or null when it has none (or a malformed one).
-export function lossHistory(metadata) {
-  try {
-    const losses = JSON.parse(metadata?.[LOSSES_KEY] ?? 'null');
-    return Array.isArray(losses) && losses.every(Number.isFinite) ? losses : null;
-  } catch {
-    return null;
-  }
 }

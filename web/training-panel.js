@@ -6,7 +6,7 @@
 // settings show in the fields; before any story text is chosen it loads as weights only, its vocabulary
 // being in the file) and the loss log as JSON Lines with the CLI's --log fields. The worker does the work.
 import { Msg } from './protocol.js';
-import { LOSSES_KEY, firstNonFinite, lossHistory, withMetadata } from './safetensors.js';
+import { firstNonFinite } from './safetensors.js';
 import { store } from './store.js';
 import { readSetting, writeSetting } from './url-state.js';
 import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
@@ -354,8 +354,8 @@ export class TrainingPanel {
   async download() {
     await this.guard(async () => {
       const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
-      const losses = JSON.stringify(this.losses.map((v) => Number(v.toPrecision(6))));
-      saveFile(new Blob([this.losses.length ? withMetadata(bytes, { [LOSSES_KEY]: losses }) : bytes], { type: 'application/octet-stream' }), `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
+      // The module's checkpoint carries the run's loss history itself (a typed part of the run in the core).
+      saveFile(new Blob([bytes], { type: 'application/octet-stream' }), `${this.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
     });
   }
 
@@ -377,7 +377,7 @@ export class TrainingPanel {
       const weightsOnly = Boolean(this.o.needsCorpus && this.ctx.corpus.state.status !== 'ready');
       const loaded = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes, weightsOnly });
       this.clearPoison();
-      this.clearLosses(lossHistory(info.metadata) ?? []);  // the loss curve the file carries, if any
+      this.clearLosses(info.losses);  // the loss curve the file carries (empty when it has none)
       this.showSettings(info);
       this.stepsDone = loaded.stepsDone ?? info.step;
       this.status.textContent = `Loaded ${file.name}: ${loaded.parameters.toLocaleString('en')} parameters, step ${info.step}` +

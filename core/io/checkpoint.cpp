@@ -1,6 +1,7 @@
 #include "io/checkpoint.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -21,8 +22,8 @@ namespace keys = checkpoint_keys;
 bool is_optimizer_name(const std::string& name) { return name.rfind(kOptimizerPrefix, 0) == 0; }
 
 bool is_reserved_key(const std::string& key) {
-  for (const char* k :
-       {keys::kFormat, keys::kConfig, keys::kVocab, keys::kStep, keys::kRng, keys::kTrain, keys::kTask})
+  for (const char* k : {keys::kFormat, keys::kConfig, keys::kVocab, keys::kStep, keys::kRng, keys::kTrain,
+                        keys::kTask, keys::kLosses})
     if (key == k) return true;
   return false;
 }
@@ -64,6 +65,13 @@ void check_vocab_size(const std::vector<std::string>& vocab, const ModelConfig& 
            vocab.size(), " entries but the model config says vocab ", config.vocab);
 }
 
+// JSON has no NaN or infinity: a skipped step's loss is stored as null (and read back as NaN).
+std::string losses_json(const std::vector<float>& losses) {
+  Json out = Json::array();
+  for (float l : losses) out.push_back(std::isfinite(l) ? Json(static_cast<double>(l)) : Json(nullptr));
+  return out.dump();
+}
+
 std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
   // refuse to write a file that cannot be loaded back
   check_vocab_size(ck.vocab, ModelConfig::from_json(ck.config_json));
@@ -80,6 +88,7 @@ std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
   if (!ck.vocab.empty()) m[keys::kVocab] = dump_or_fail(Json(ck.vocab), "vocabulary");
   if (!ck.train_config_json.empty()) m[keys::kTrain] = ck.train_config_json;
   if (!ck.task.empty()) m[keys::kTask] = ck.task;
+  if (!ck.losses.empty()) m[keys::kLosses] = losses_json(ck.losses);
   if (!ck.rng_state.empty()) {
     Json words = Json::array();  // decimal strings: JavaScript's JSON.parse would round 64-bit numbers
     for (uint64_t w : ck.rng_state) words.push_back(std::to_string(w));
@@ -138,6 +147,18 @@ std::vector<uint64_t> parse_rng(const std::string& text) {
   return state;
 }
 
+std::vector<float> parse_losses(const std::string& text) {
+  Json j = parse_value(text, "loss history", "a JSON array of numbers");
+  TF_CHECK(j.is_array(), "checkpoint loss history is not a JSON array of numbers");
+  std::vector<float> losses;
+  for (const Json& l : j) {
+    TF_CHECK(l.is_number() || l.is_null(), "checkpoint loss history entry ", losses.size(),
+             " is not a number");
+    losses.push_back(l.is_null() ? std::nanf("") : l.get<float>());
+  }
+  return losses;
+}
+
 int64_t parse_step(const std::string& text) {
   uint64_t step = parse_decimal(text, "step");
   TF_CHECK(step <= static_cast<uint64_t>(INT64_MAX), "checkpoint step '", text, "' is too large");
@@ -166,6 +187,8 @@ void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) 
       ck.train_config_json = value;
     else if (key == keys::kTask)
       ck.task = value;
+    else if (key == keys::kLosses)
+      ck.losses = parse_losses(value);
     else if (!is_reserved_key(key))
       ck.metadata[key] = value;
   }

@@ -27,6 +27,7 @@ constexpr const char* kStep = "tinyformer.step";      // decimal
 constexpr const char* kRng = "tinyformer.rng";        // JSON array of decimal strings (Rng::state())
 constexpr const char* kTrain = "tinyformer.train";    // TrainConfig::to_json(); absent in weights-only files
 constexpr const char* kTask = "tinyformer.task";      // "toy", "sort" or "stories"
+constexpr const char* kLosses = "tinyformer.losses";  // JSON array, a loss per step (null: not finite)
 }  // namespace checkpoint_keys
 
 constexpr const char* kCheckpointFormat = "1";
@@ -39,6 +40,7 @@ struct Checkpoint {
   std::vector<uint64_t> rng_state;              // Rng::state(); empty = not stored
   std::string train_config_json;                // TrainConfig::to_json(); empty = weights only
   std::string task;                             // the task's name; empty = not stored
+  std::vector<float> losses;                    // the run's loss of every step so far; empty = not stored
   std::map<std::string, std::string> metadata;  // anything else (task, schedule settings, ...)
   std::vector<std::pair<std::string, Tensor>> params;           // Module::named_parameters() names
   std::vector<std::pair<std::string, Tensor>> optimizer_state;  // stored as "optim." + name

@@ -62,6 +62,7 @@ nlohmann::json describe_saved_run(const SavedRun& run) {
           {"resumable", run.resumable()},
           {"parameters", run.model.parameter_count()},
           {"table", parameter_table_json(run.file.params)},
+          {"losses", run.file.losses},
           {"metadata", run.file.metadata}};
 }
 

@@ -35,8 +35,8 @@ SavedRun load_saved_run(const std::string& path);  // errors name the file
 SavedRun load_saved_run_bytes(const uint8_t* data, size_t size);
 
 // What `tinyformer info` and the page show: {"config", "train" (or null), "task", "step", "vocab",
-// "resumable", "parameters" (the count), "table" (parameter_table_json of the tensors), "metadata" (the
-// rest)}.
+// "resumable", "parameters" (the count), "table" (parameter_table_json of the tensors), "losses" (the
+// loss history, null for a skipped step), "metadata" (the rest)}.
 nlohmann::json describe_saved_run(const SavedRun& run);
 
 // The model with the file's parameters, on `device`.

@@ -17,8 +17,12 @@ std::shared_ptr<const StoryData> story_text(const CorpusText* text, TaskKind tas
 }  // namespace
 
 Session::Session(std::unique_ptr<Trainer> trainer, std::unique_ptr<Model> model, TaskKind task,
-                 std::vector<std::string> vocab)
-    : trainer_(std::move(trainer)), model_(std::move(model)), task_(task), vocab_(std::move(vocab)) {
+                 std::vector<std::string> vocab, std::vector<float> losses)
+    : trainer_(std::move(trainer)),
+      model_(std::move(model)),
+      task_(task),
+      vocab_(std::move(vocab)),
+      losses_(std::move(losses)) {
   if (!vocab_.empty()) codec_.emplace(vocab_);
 }
 
@@ -37,11 +41,13 @@ std::unique_ptr<Session> Session::resume(const SavedRun& run, const CorpusText* 
     TF_CHECK(text != nullptr && !text->train.empty(), "resuming a story run needs its text again");
     data = story_data_for(run, text->train, text->valid);
   }
-  return std::unique_ptr<Session>(new Session(resume_run(run, data, device), nullptr, run.task, run.vocab()));
+  return std::unique_ptr<Session>(
+      new Session(resume_run(run, data, device), nullptr, run.task, run.vocab(), run.file.losses));
 }
 
 std::unique_ptr<Session> Session::view(const SavedRun& run, Device device) {
-  return std::unique_ptr<Session>(new Session(nullptr, build_model(run, device), run.task, run.vocab()));
+  return std::unique_ptr<Session>(
+      new Session(nullptr, build_model(run, device), run.task, run.vocab(), run.file.losses));
 }
 
 Trainer& Session::trainer(const char* purpose) const {
@@ -61,6 +67,7 @@ StepTotals Session::step(int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     StepStats s = t.step();
     totals.losses.push_back(s.loss);
+    losses_.push_back(s.loss);
     totals.seconds += s.seconds;
     totals.tokens += static_cast<double>(s.tokens);
     totals.flops += static_cast<double>(s.flops);
@@ -73,7 +80,9 @@ StepTotals Session::step(int64_t n) {
 }
 
 Checkpoint Session::checkpoint() const {
-  return trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
+  Checkpoint ck = trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
+  ck.losses = losses_;
+  return ck;
 }
 
 Tensor Session::parameter(const std::string& name) const {

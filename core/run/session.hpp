@@ -49,7 +49,9 @@ class Session {
   const WordCodec& codec(const char* purpose) const;  // a tf::Error when the model has no vocabulary
 
   StepTotals step(int64_t n);
-  // A training run's whole state, or a viewed model's weights (weights-only file).
+  // The loss of every step so far (NaN for a skipped one), carried on from the file a run resumed from.
+  const std::vector<float>& losses() const { return losses_; }
+  // A training run's whole state, or a viewed model's weights (weights-only file); both with the losses.
   Checkpoint checkpoint() const;
   // One parameter by its Module name, on the CPU; a tf::Error names a missing one.
   Tensor parameter(const std::string& name) const;
@@ -60,12 +62,13 @@ class Session {
 
  private:
   Session(std::unique_ptr<Trainer> trainer, std::unique_ptr<Model> model, TaskKind task,
-          std::vector<std::string> vocab);
+          std::vector<std::string> vocab, std::vector<float> losses = {});
   std::unique_ptr<Trainer> trainer_;
   std::unique_ptr<Model> model_;
   TaskKind task_;
   std::vector<std::string> vocab_;
   std::optional<WordCodec> codec_;
+  std::vector<float> losses_;
 };
 
 }  // namespace tf

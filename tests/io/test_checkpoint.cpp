@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -141,6 +142,29 @@ TEST_SUITE("checkpoint") {
     CHECK(back.vocab.empty());
     CHECK(back.rng_state.empty());
     CHECK(back.optimizer_state.empty());
+  }
+
+  TEST_CASE("the loss history is a typed field: a skipped step's loss is null in the file and NaN back") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    ck.losses = {2.5f, std::nanf(""), 0.125f};
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    CHECK(file.metadata.at("tinyformer.losses") == "[2.5,null,0.125]");
+    Checkpoint back = load_checkpoint_bytes(save_checkpoint_bytes(ck));
+    REQUIRE(back.losses.size() == 3);
+    CHECK(back.losses[0] == 2.5f);
+    CHECK(std::isnan(back.losses[1]));
+    CHECK(back.losses[2] == 0.125f);
+    CHECK(back.metadata == ck.metadata);  // the key is the checkpoint's own, not other metadata
+    ck.losses.clear();
+    CHECK(read_safetensors(save_checkpoint_bytes(ck)).metadata.count("tinyformer.losses") == 0);
+    ck.metadata["tinyformer.losses"] = "[1]";
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(ck), doctest::Contains("reserved"), Error);
+    file.metadata["tinyformer.losses"] = "{\"a\": 1}";
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& t : file.tensors)
+      tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(tensors, file.metadata)),
+                         doctest::Contains("loss history is not a JSON array"), Error);
   }
 
   TEST_CASE("saving refuses reserved keys, optim. parameter names, a bad config and a negative step") {

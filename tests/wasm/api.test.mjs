@@ -221,7 +221,7 @@ describeBuilds('API', (lab) => {
   test('resumes a run from its checkpoint with the same losses', () => {
     const config = { task: 'toy', seed: 11, model: { dim: 16, heads: 2 } };
     const a = lab.tf.createRun(config);
-    a.step(10);
+    const firstLosses = Array.from(a.step(10).losses);
     const bytes = a.checkpoint();
     const info = lab.tf.inspectCheckpoint(bytes);
     assert.equal(info.step, 10);
@@ -234,7 +234,13 @@ describeBuilds('API', (lab) => {
       assert.equal(b.stepsDone, 10);
       assert.deepEqual(b.trainConfig, a.trainConfig);
       assert.equal(maxAbsDiff(m.logits('the cat _ alive').data, a.logits('the cat _ alive').data), 0);
-      assert.deepEqual(b.step(10).losses, a.step(10).losses);
+      const resumedLosses = b.step(10).losses;
+      assert.deepEqual(resumedLosses, a.step(10).losses);
+      // The loss history is part of the run: in its checkpoint, and carried on by the resumed run.
+      assert.deepEqual(info.losses, firstLosses);
+      const history = lab.tf.inspectCheckpoint(b.checkpoint()).losses;
+      assert.equal(history.length, 20);
+      assert.deepEqual(history, [...firstLosses, ...resumedLosses]);
       assert.throws(() => m.step(1), TypeError, 'a loaded model does not train');
       const weights = lab.tf.loadModel(m.checkpoint());
       try {
