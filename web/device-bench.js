@@ -27,7 +27,7 @@ async function storyConfig(client, size, causal) {
   const config = await client.request(Msg.DEFAULT_CONFIG, { task: 'stories', kind: 'transformer' });
   Object.assign(config.model, s.model, { causal });
   if (s.batch) config.batch = s.batch;
-  if (s.seqLen) config.seq_len = s.seqLen;
+  if (s.seqLen) config.seqLen = s.seqLen;
   return config;
 }
 
