@@ -2,6 +2,7 @@
 
 #include "nn/init.hpp"
 #include "nn/position_ids.hpp"
+#include "ops/ops.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -50,10 +51,22 @@ Tensor MyTransformer::embed_positions(const Ids& x, int64_t start) const {
 
 Tensor MyTransformer::forward(const Ids& x) const { return forward_embedded(embed_positions(x, 0)); }
 
-Tensor MyTransformer::forward_embedded(const Tensor& h) const {
+Tensor MyTransformer::forward_rows(const Ids& x, const Ids& rows) const {
+  Tensor y = run_blocks(embed_positions(x, 0));  // [B, T, C]
+  // The final norm and the output layer work row by row: pick the rows first (a gather is an embedding
+  // lookup into the [B * T, C] states; its backward scatter-adds).
+  Tensor picked = embedding(reshape(y, Shape{y.shape().rows(), config_.dim}), rows);  // [n, C]
+  return out.forward(norm.forward(picked));                                           // [n, V]
+}
+
+Tensor MyTransformer::run_blocks(const Tensor& h) const {
   Tensor y = h;
   for (const auto& b : blocks_) y = b->forward(y);
-  return out.forward(norm.forward(y));
+  return y;
+}
+
+Tensor MyTransformer::forward_embedded(const Tensor& h) const {
+  return out.forward(norm.forward(run_blocks(h)));
 }
 
 std::vector<Tensor> MyTransformer::attention_weights() const {

@@ -21,6 +21,7 @@ class MyTransformer : public TokenModel {
  public:
   MyTransformer(const ModelConfig& config, Rng& rng, Device device = Device::CPU);
   Tensor forward(const Ids& x) const override;
+  Tensor forward_rows(const Ids& x, const Ids& rows) const override;  // picks rows before the final norm
   std::vector<Tensor> attention_weights() const override;
   // forward() in two halves, so an input's embeddings can be a gradient leaf (saliency): the token (and
   // learned position) vectors [B, T, C], then the blocks, final norm and output layer -> logits [B, T, V].
@@ -38,6 +39,7 @@ class MyTransformer : public TokenModel {
 
  private:
   Tensor embed_positions(const Ids& x, int64_t start) const;  // [B, T, C]
+  Tensor run_blocks(const Tensor& h) const;                   // [B, T, C] through every block
   void small_start(Rng& rng);
 
   Embedding embed;

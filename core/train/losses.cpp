@@ -26,9 +26,23 @@ MaskedBatch mask_for_diffusion(const Ids& x0, int32_t mask_id, Rng& rng) {
 
 Tensor diffusion_loss(const TokenModel& net, const Ids& x0, int32_t mask_id, Rng& rng) {
   MaskedBatch m = mask_for_diffusion(x0, mask_id, rng);
-  Tensor logits = net.forward(m.x_t);
-  Tensor w = Tensor::from_vector(m.weights, Shape{x0.numel()}, logits.device());
-  return cross_entropy(logits, x0, w);
+  // Only masked positions carry weight: score those rows alone (about half of them on average).
+  std::vector<int32_t> rows, targets;
+  std::vector<float> weights;
+  for (size_t i = 0; i < m.weights.size(); ++i) {
+    if (m.weights[i] == 0.f) continue;
+    rows.push_back(static_cast<int32_t>(i));
+    targets.push_back(x0.data[i]);
+    weights.push_back(m.weights[i]);
+  }
+  if (rows.empty()) {  // nothing masked: a zero loss that still reaches every parameter
+    Tensor logits = net.forward(m.x_t);
+    return cross_entropy(logits, x0, Tensor::from_vector(m.weights, Shape{x0.numel()}, logits.device()));
+  }
+  int64_t n = static_cast<int64_t>(rows.size());
+  Tensor logits = net.forward_rows(m.x_t, Ids(rows, Shape{n}));  // [n, V]
+  return cross_entropy(logits, Ids(targets, Shape{n}),
+                       Tensor::from_vector(weights, Shape{n}, logits.device()));
 }
 
 Tensor next_token_loss(const TokenModel& net, const Ids& x0) {
