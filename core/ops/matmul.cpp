@@ -102,20 +102,47 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
   return out;
 }
 
+// y = x W^T + b as one GEMM: the bias rows are written into y first and the GEMM adds onto them (beta 1),
+// so no separate broadcast add (another [rows, out] pass and buffer) runs forward or backward.
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   TF_CHECK(weight.ndim() == 2, "linear: weight must be [out, in], got ", weight.shape().str());
   TF_CHECK(x.size(-1) == weight.size(1), "linear: input has ", x.size(-1), " features, weight expects ",
            weight.size(1));
   int64_t rows = x.numel() / x.size(-1), out_f = weight.size(0);
   Tensor x2 = reshape(x, Shape{rows, x.size(-1)});
-  Tensor y = matmul(x2, weight, false, true);
-  if (bias.defined()) {
-    TF_CHECK(bias.ndim() == 1 && bias.size(0) == out_f, "linear: bias must be [", out_f, "], got ",
-             bias.shape().str());
-    y = add(y, bias);
-  }
   Shape s = x.shape();
   s[-1] = out_f;
+  if (!bias.defined()) return reshape(matmul(x2, weight, false, true), s);
+  TF_CHECK(bias.ndim() == 1 && bias.size(0) == out_f, "linear: bias must be [", out_f, "], got ",
+           bias.shape().str());
+  TF_CHECK(bias.device() == x.device() && weight.device() == x.device(),
+           "linear: tensors on different devices");
+  Tensor y = Tensor::empty(Shape{rows, out_f}, x.device());  // [rows, out]
+  Dims4 d{{1, 1, rows, out_f}};
+  if (rows * out_f > 0)
+    backend_of(y).copy_strided(bias.data(), Strides4{0, 0, 0, 1}, y.data(), contiguous_strides(d), d, false);
+  gemm_into(x2, false, weight, true, y, 1, false, 1.f);
+  Tensor sx = x2.detach(), sw = weight.detach();
+  bool gx = x.requires_grad(), gw = weight.requires_grad(), gbias = bias.requires_grad();
+  record(y, "linear", {x2, weight, bias}, [=](const Tensor& g) -> std::vector<Tensor> {
+    Tensor dx, dw, db;
+    if (gx) {
+      dx = Tensor::empty(sx.shape(), g.device());  // [rows, in] = g [rows, out] W [out, in]
+      gemm_into(g, false, sw, false, dx, 1, false, 0.f);
+    }
+    if (gw) {
+      dw = Tensor::empty(sw.shape(), g.device());  // [out, in] = g^T x
+      gemm_into(g, true, sx, false, dw, 1, false, 0.f);
+    }
+    if (gbias) {
+      db = Tensor::empty(Shape{out_f}, g.device());  // column sums of g
+      if (rows > 0)
+        backend_of(g).sum_rows(g.data(), db.data(), rows, out_f, false);
+      else
+        backend_of(g).fill(db.data(), 0.f, static_cast<size_t>(out_f));
+    }
+    return {dx, dw, db};
+  });
   return reshape(y, s);
 }
 
