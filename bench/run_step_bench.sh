@@ -2,15 +2,17 @@
 # Benchmark: Tinyformer's training steps and story writing beside PyTorch (Debian's python3-torch on
 # OpenBLAS), both measured in this run on this machine, at 1 and 2 threads. OpenBLAS's core-type overrides
 # are unset for this command only, so PyTorch gets its best kernels.
+#   bench/run_step_bench.sh [steps] [--cpu-time]   (--cpu-time: both sides time 1 thread by CPU time, for a
+#                                                   machine loaded by other work; 2 threads stay wall-clock)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh bench  # PyTorch on OpenBLAS and the benchmark-only packages
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build/native step_bench >/dev/null
-ours=$(build/native/bench/step_bench "${1:-20}")
+ours=$(build/native/bench/step_bench "${1:-20}" ${2:-})
 torch() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp \
   /usr/bin/python3 bench/torch_reference.py "$@"; }
-torch1=$(torch step --threads 1)
+torch1=$(torch step --threads 1 ${2:-})
 torch2=$(torch step --threads 2)
 write1=$(torch write --threads 1)
 write2=$(torch write --threads 2)

@@ -3,7 +3,8 @@ OpenBLAS). Same architectures as Tinyformer (tests/fixtures/torch_models.py), sa
 course page. Run with /usr/bin/python3; for timings unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE.
 
   torch_reference.py step --threads N            ms per training step: MyTransformer(2002) B64xT32
-                                                 (diffusion and causal) and the sorter (B128)
+                   [--cpu-time]                  (diffusion and causal) and the sorter (B128); --cpu-time
+                                                 times 1 thread by process CPU time (a loaded machine)
   torch_reference.py write --threads N           32-token story, recomputing the prefix every step
   torch_reference.py cuda                        tokens/s of training steps on the GPU (story model and
                                                  dim 512, 8 layers, 64 x 256), diffusion and causal
@@ -43,19 +44,25 @@ def next_token_loss(net, x0):
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), x0[:, 1:].reshape(-1))
 
 
+CLOCK = time.perf_counter  # time.process_time with step --cpu-time at 1 thread, as step_bench --cpu-time
+
+
 def time_steps(step, warmup=3, reps=20):
     """Median milliseconds per call (the machine is shared: the median shrugs off spikes)."""
     for _ in range(warmup):
         step()
     ms = []
     for _ in range(reps):
-        t = time.perf_counter()
+        t = CLOCK()
         step()
-        ms.append((time.perf_counter() - t) * 1000)
+        ms.append((CLOCK() - t) * 1000)
     return sorted(ms)[len(ms) // 2]
 
 
 def cmd_step(args):
+    global CLOCK
+    if args.cpu_time and args.threads == 1:
+        CLOCK = time.process_time
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     out = {"threads": args.threads, "torch": torch.__version__}
@@ -170,6 +177,8 @@ def main():
     for name in ("step", "write", "stories"):
         s = sub.add_parser(name)
         s.add_argument("--threads", type=int, default=1)
+        if name == "step":
+            s.add_argument("--cpu-time", action="store_true")
         if name == "stories":
             s.add_argument("--train", required=True)
             s.add_argument("--valid", required=True)
