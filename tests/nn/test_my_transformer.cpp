@@ -8,17 +8,11 @@
 #include "nn/self_attention.hpp"
 #include "ops/ops.hpp"
 #include "support/model_configs.hpp"
+#include "support/random_ids.hpp"
 
 using namespace tf;
 
 namespace {
-Ids toy_batch(int64_t B, int64_t T, int64_t vocab, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<int32_t> v(static_cast<size_t>(B * T));
-  for (auto& x : v) x = static_cast<int32_t>(rng.below(vocab));
-  return Ids(v, Shape{B, T});
-}
-
 float max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
   float m = 0;
   for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
@@ -42,13 +36,13 @@ TEST_SUITE("my_transformer") {
   TEST_CASE("a (64, 4) batch gives (64, 4, 14) logits (course B5)") {
     Rng rng(1);
     MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    CHECK(net.forward(toy_batch(64, 4, 14, 2)).shape() == Shape({64, 4, 14}));
+    CHECK(net.forward(testing::random_ids(64, 4, 14, 2)).shape() == Shape({64, 4, 14}));
   }
 
   TEST_CASE("the logits of sentence 0 do not depend on the rest of the batch") {
     Rng rng(3);
     MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    Ids a = toy_batch(8, 4, 14, 4), b = toy_batch(8, 4, 14, 5);
+    Ids a = testing::random_ids(8, 4, 14, 4), b = testing::random_ids(8, 4, 14, 5);
     for (int i = 0; i < 4; ++i) b.data[static_cast<size_t>(i)] = a.data[static_cast<size_t>(i)];
     std::vector<float> la = narrow(net.forward(a), 0, 0, 1).to_vector();
     std::vector<float> lb = narrow(net.forward(b), 0, 0, 1).to_vector();
@@ -100,7 +94,7 @@ TEST_SUITE("my_transformer") {
     for (bool rot : {false, true}) {
       c.rotary = rot;
       MyTransformer net(c, rng);
-      Ids x = toy_batch(1, 7, 50, 10);
+      Ids x = testing::random_ids(1, 7, 50, 10);
       NoGrad ng;
       std::vector<float> full = net.forward(x).to_vector();
       KvCache cache = net.new_cache(16);
@@ -122,8 +116,8 @@ TEST_SUITE("my_transformer") {
     NoTalking a(c, rng);
     c.kind = ModelKind::WithPosition;
     WithPosition b(c, rng);
-    CHECK(a.forward(toy_batch(3, 4, 14, 1)).shape() == Shape({3, 4, 14}));
-    CHECK(b.forward(toy_batch(3, 4, 14, 1)).shape() == Shape({3, 4, 14}));
+    CHECK(a.forward(testing::random_ids(3, 4, 14, 1)).shape() == Shape({3, 4, 14}));
+    CHECK(b.forward(testing::random_ids(3, 4, 14, 1)).shape() == Shape({3, 4, 14}));
     CHECK(b.parameter_count() == a.parameter_count() + 64 * 32);
   }
 }

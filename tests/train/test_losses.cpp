@@ -9,18 +9,12 @@
 #include "nn/my_transformer.hpp"
 #include "nn/no_talking.hpp"
 #include "ops/ops.hpp"
+#include "support/random_ids.hpp"
 #include "train/losses.hpp"
 
 using namespace tf;
 
 namespace {
-Ids random_ids(int64_t B, int64_t T, int64_t vocab, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<int32_t> v(static_cast<size_t>(B * T));
-  for (auto& x : v) x = static_cast<int32_t>(rng.below(vocab));
-  return Ids(v, Shape{B, T});
-}
-
 // Every parameter's gradient after backward from `loss`, flattened in registration order.
 std::vector<float> gradients(const TokenModel& net, const Tensor& loss) {
   net.zero_grad();
@@ -56,19 +50,19 @@ TEST_SUITE("losses") {
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (MyTransformer)") {
     Rng rng(1);
     MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    check_matches_all_rows(net, random_ids(8, 6, 13, 2), 13);
+    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 2), 13);
   }
 
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (default rows)") {
     Rng rng(2);
     NoTalking net(ModelConfig::transformer(14, 16, 1, 1), rng);
-    check_matches_all_rows(net, random_ids(8, 6, 13, 3), 13);
+    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 3), 13);
   }
 
   TEST_CASE("forward_rows gives the chosen rows of forward") {
     Rng rng(4);
     MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    Ids x = random_ids(3, 5, 14, 5);
+    Ids x = testing::random_ids(3, 5, 14, 5);
     std::vector<float> all = net.forward(x).to_vector();
     std::vector<int32_t> rows{14, 0, 7, 7};
     std::vector<float> some = net.forward_rows(x, Ids(rows, Shape{4})).to_vector();
@@ -81,7 +75,7 @@ TEST_SUITE("losses") {
   TEST_CASE("a batch with nothing masked gives a zero loss that backward still runs through") {
     Rng rng(5);
     MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    Ids x0 = random_ids(1, 1, 13, 6);
+    Ids x0 = testing::random_ids(1, 1, 13, 6);
     // Find a seed whose one position stays unmasked (probability 1 - t per draw).
     for (uint64_t seed = 0; seed < 64; ++seed) {
       Rng probe(seed);
