@@ -1,6 +1,7 @@
 // tinyformer train: builds (or resumes) a run, steps it with a progress bar, logs one JSON line per step,
-// validates and checkpoints every N steps, and ends with one JSON line of final figures. Ctrl-C or SIGTERM
-// stops it between steps, saves to --save and exits with 130.
+// validates and checkpoints every N steps, and ends with one JSON line of final figures (with --profile, the
+// profile too, and its table on stderr). Ctrl-C or SIGTERM stops it between steps, saves to --save and
+// exits with 130.
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -13,6 +14,7 @@
 #include "interrupt.hpp"
 #include "jsonl_log.hpp"
 #include "progress_bar.hpp"
+#include "runtime.hpp"
 #include "tinyformer.hpp"
 
 namespace tf::cli {
@@ -106,6 +108,16 @@ struct Totals {
   }
 };
 
+// Runs f with the profiler (when on) paused, so the profile holds training steps alone.
+template <class F>
+auto unprofiled(F f) {
+  bool on = profiler::running();
+  if (on) profiler::stop();
+  auto result = f();
+  if (on) profiler::start();
+  return result;
+}
+
 // One step: its log line, validation and checkpoint when due, and the progress display.
 StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
   int64_t eval_every = a.integer("eval-every"), ckpt_every = a.integer("checkpoint-every");
@@ -120,7 +132,8 @@ StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar&
       {"lr", s.lr},           {"grad_norm", s.grad_norm},
       {"skipped", s.skipped}, {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
   if (eval_every > 0 && s.step % eval_every == 0)
-    if (std::optional<float> valid = trainer.validation_loss()) line["validation_loss"] = *valid;
+    if (std::optional<float> valid = unprofiled([&] { return trainer.validation_loss(); }))
+      line["validation_loss"] = *valid;
   if (log) log->write(line);
   if (ckpt_every > 0 && s.step % ckpt_every == 0) save_unless_skipped(trainer, s, a.str("save"));
   char status[128];
@@ -146,6 +159,7 @@ nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals
       {"tokens_per_s", t.seconds > 0 ? t.tokens / t.seconds : 0.0},
       {"gflops_per_s", t.seconds > 0 ? static_cast<double>(t.flops) / t.seconds * 1e-9 : 0.0}};
   if (!t.last.empty()) result["final_loss"] = t.mean_loss();
+  if (a.flag("profile")) result["profile"] = profile_json(profiler::read());
   if (std::optional<float> v = trainer.validation_loss()) result["validation_loss"] = *v;
   if (!a.flag("no-eval")) result["evaluation"] = trainer.evaluate(123);
   if (saved) result["checkpoint"] = a.str("save");
@@ -192,6 +206,9 @@ void train_options(OptionTable& o) {
   o.text("log", "FILE.jsonl", "append one JSON line per step");
   o.integer("eval-every", "N", "validation loss every N steps (0 = never)", 0, kMaxSteps, 0);
   o.flag("no-eval", "skip the course's evaluation at the end");
+  o.flag("profile",
+         "time each kernel stem (forward, backward) and step phase; print the table at the end (stderr) and "
+         "add it to the JSON line");
 }
 
 int train_command(const Args& a) {
@@ -207,6 +224,7 @@ int train_command(const Args& a) {
                static_cast<long long>(trainer->model().module().parameter_count()),
                device_name(device).c_str(), task_name(c.task).c_str());
 
+  if (a.flag("profile")) profiler::start();
   ProgressBar bar("train", total);
   Totals totals;
   StepStats last;
@@ -224,6 +242,10 @@ int train_command(const Args& a) {
     }
     bar.finish();
     saved = a.has("save") && save_unless_skipped(*trainer, last, a.str("save"));
+  }
+  if (a.flag("profile")) {
+    profiler::stop();
+    std::fprintf(stderr, "where the time goes, per step:\n%s", profile_table(profiler::read()).c_str());
   }
   print_json_line(final_figures(*trainer, a, totals, saved));
   return a.has("save") && !saved ? 1 : 0;  // 1: the run diverged and the file keeps its last good state

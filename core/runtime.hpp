@@ -1,11 +1,13 @@
 // Tinyformer's runtime: what a front end asks of the running library rather than of a model — how many
 // kernel threads run, how much host memory the tensor pool holds, how much matrix work has been done, and
-// which devices are usable. Front ends include this and tinyformer.hpp, nothing else of the core.
+// which devices are usable, and where the time goes (the profiler: profile/profile.hpp, tf::profiler::start,
+// stop, reset, read). Front ends include this and tinyformer.hpp, nothing else of the core.
 #pragma once
 #include <cstdint>
 #include <string>
 
 #include "backend/device.hpp"
+#include "profile/profile.hpp"
 
 namespace tf::runtime {
 

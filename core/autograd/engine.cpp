@@ -6,6 +6,7 @@
 
 #include "autograd/node.hpp"
 #include "backend/backend.hpp"
+#include "profile/profile.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -71,6 +72,7 @@ void run_backward(const Tensor& root, const Tensor& grad_root) {
   TF_CHECK(grad_root.shape() == root.shape(), "the output gradient has shape ", grad_root.shape().str(),
            " but the tensor has ", root.shape().str());
   NoGrad no_grad;  // the backward pass itself is not recorded
+  PhaseScope profiled(Phase::Backward);
   std::vector<TensorImpl*> order = topological_order(root.impl());
   std::unordered_map<TensorImpl*, PendingGrad> grads;
   grads[root.impl()].add(grad_root);

@@ -1,6 +1,7 @@
 // Page 000's sorting task: teacher-forced cross-entropy on random digit sequences. Its evaluation decodes
 // 2000 fresh inputs greedily: fully correct sequences, per-digit accuracy and four examples.
 #include "data/sort_digits.hpp"
+#include "profile/profile.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
 
@@ -15,7 +16,10 @@ class SortTask : public Task {
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const Sorter& net = model.sorter_model("the sort task");
-    sort_digits::Batch b = sort_digits::make_batch(rng, batch_);
+    sort_digits::Batch b = [&] {
+      PhaseScope batch(Phase::Batch);
+      return sort_digits::make_batch(rng, batch_);
+    }();
     return {sorter_loss(net, b.src, b.tgt_in, b.tgt), 1.f, b.src.numel() + b.tgt.numel()};
   }
 

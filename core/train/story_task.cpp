@@ -3,6 +3,7 @@
 // uses fixed windows of held-out text and, for diffusion, a fixed masking seed, so the number is comparable
 // from one evaluation to the next.
 #include "autograd/node.hpp"
+#include "profile/profile.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
 #include "util/error.hpp"
@@ -26,7 +27,10 @@ class StoryTask : public Task {
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const TokenModel& net = model.token_model("the story task");
     check_vocab(net);
-    Ids x0 = data_->train.batch(rng, batch_, seq_len_);
+    Ids x0 = [&] {
+      PhaseScope batch(Phase::Batch);
+      return data_->train.batch(rng, batch_, seq_len_);
+    }();
     if (net.config().causal) return {next_token_loss(net, x0), 1.f, x0.numel()};
     return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng), 1.f / static_cast<float>(seq_len_),
             x0.numel()};

@@ -2,6 +2,7 @@
 // the page's figures: the guesses at position 2 for three prompts beside the exact GuessX0, and what 1000
 // undiffused sentences (T = 20) come out as (the bar chart and the nonsense fraction).
 #include "data/toy_language.hpp"
+#include "profile/profile.hpp"
 #include "sample/undiffuse.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
@@ -17,7 +18,10 @@ class ToyTask : public Task {
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const TokenModel& net = model.token_model("the toy task");
-    Ids x0 = toy::sample_batch(rng, batch_);
+    Ids x0 = [&] {
+      PhaseScope batch(Phase::Batch);
+      return toy::sample_batch(rng, batch_);
+    }();
     return {diffusion_loss(net, x0, toy::kMask, rng), 1.f, x0.numel()};
   }
 

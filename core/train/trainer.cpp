@@ -8,6 +8,7 @@
 #include "optim/adam.hpp"
 #include "optim/clip_grad.hpp"
 #include "optim/sgd.hpp"
+#include "profile/profile.hpp"
 #include "train/vocabulary_agreement.hpp"
 #include "util/error.hpp"
 
@@ -62,7 +63,8 @@ Trainer::Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device d
 
 float Trainer::backward_and_clip(const LossResult& r) {
   if (!all_finite(r.loss)) return std::numeric_limits<float>::quiet_NaN();
-  r.loss.backward();
+  r.loss.backward();  // the engine marks its own phase
+  PhaseScope optimizer(Phase::Optimizer);
   if (config_.clip > 0) return clip_grad_norm(optimizer_->params(), config_.clip);
   return grad_norm(optimizer_->params());
 }
@@ -76,13 +78,23 @@ void Trainer::count_skip() {
            "good step.");
 }
 
+// A step's parts are marked as the profiler's phases (the task marks drawing its batch, the autograd engine
+// the backward pass).
 StepStats Trainer::step() {
+  StepScope profiled;
   auto start = std::chrono::steady_clock::now();
   uint64_t flops0 = flop_count();
-  // One-cycle is defined over `steps`; past its end (a resumed run trained longer) the last value holds.
-  apply_schedule(*schedule_, std::min(step_, std::max<int64_t>(config_.steps, 1) - 1), *optimizer_);
-  optimizer_->zero_grad();
-  LossResult r = task_->batch_loss(*model_, rng_);
+  {
+    PhaseScope optimizer(Phase::Optimizer);
+    // One-cycle is defined over `steps`; past its end (a resumed run trained longer) the last value holds.
+    apply_schedule(*schedule_, std::min(step_, std::max<int64_t>(config_.steps, 1) - 1), *optimizer_);
+    optimizer_->zero_grad();
+  }
+  LossResult r;
+  {
+    PhaseScope forward(Phase::Forward);
+    r = task_->batch_loss(*model_, rng_);
+  }
   StepStats s;
   s.grad_norm = backward_and_clip(r);
   s.skipped = !std::isfinite(s.grad_norm);
@@ -91,6 +103,7 @@ StepStats Trainer::step() {
     optimizer_->zero_grad();  // no NaN gradients left behind for whoever looks next
     count_skip();
   } else {
+    PhaseScope optimizer(Phase::Optimizer);
     optimizer_->step();
     skipped_in_a_row_ = 0;
   }

@@ -214,3 +214,26 @@ test('eval refuses a checkpoint whose weights hold NaN, naming the parameter', (
   assert.match(r.err, new RegExp(`parameter '${name.replace(/\./g, '\\.')}' holds NaN or infinity`));
   assert.doesNotMatch(r.out, /"loss"/);
 });
+
+test('train --profile prints where the time goes and adds the profile to the JSON line', () => {
+  const r = run('train', '--task', 'toy', '--steps', '5', '--eval-every', '2', '--profile', '--no-eval');
+  assert.equal(r.code, 0, r.err);
+  const { profile } = lastJson(r.out);
+  assert.equal(profile.steps, 5, 'the validation runs between steps are not profiled');
+  assert.ok(profile.step_ms > 0);
+  const stems = profile.stems.map((s) => s.stem);
+  for (const stem of ['gemm', 'attention', 'layer_norm', 'optimizer']) assert.ok(stems.includes(stem), stem);
+  const gemm = profile.stems.find((s) => s.stem === 'gemm');
+  assert.ok(gemm.forward_ms > 0 && gemm.backward_ms > 0 && gemm.calls > 0);
+  const kernelMs = profile.stems.reduce((sum, s) => sum + s.forward_ms + s.backward_ms + s.other_ms, 0);
+  assert.ok(kernelMs <= profile.step_ms);
+  const phaseMs = Object.values(profile.phases_ms).reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(phaseMs - profile.step_ms) < 1e-6 * profile.step_ms + 1e-9);
+  assert.equal(profile.enqueue_only, false);
+  assert.match(r.err, /stem +fwd ms +bwd ms +other ms +calls\/step +% of step/);
+  assert.match(r.err, /\ngemm +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+%/);
+  assert.match(r.err, /\nbackward +[\d.]+ +[\d.]+%/);
+  assert.match(r.err, /5 steps of [\d.]+ ms on cpu/);
+  const plain = lastJson(run('train', '--task', 'toy', '--steps', '1', '--no-eval').out);
+  assert.equal(plain.profile, undefined, 'no profile unless asked');
+});
