@@ -5,7 +5,8 @@
 // bench/run_step_bench.sh prints these beside PyTorch's numbers from the same run. --cpu-time times the
 // 1-thread runs by this process's CPU time instead of the wall clock (a loaded shared machine stretches
 // wall time by whatever else runs; the CPU time of one thread mostly shrugs that off); 2 threads stay on
-// the wall clock.
+// the wall clock. The profiler is off unless --profile: then the two story steps are timed with it off and
+// on in alternating rounds (its overhead) and their profile tables go to stderr.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,25 +54,108 @@ Ids random_batch(Rng& rng, int64_t B, int64_t T, int64_t V) {
   return Ids(v, Shape{B, T});
 }
 
+// A story step of MyTransformer(2002) on 64 x 32 windows, its parts marked as profile phases (inert when
+// the profiler is off).
+struct StoryStep {
+  bool causal;
+  Rng rng{0};
+  MyTransformer net;
+  Adam opt;
+  Ids x0;
+  explicit StoryStep(bool causal_loss)
+      : causal(causal_loss),
+        net(config(causal_loss), rng),
+        opt(net.named_parameters(), 1e-3f),
+        x0(random_batch(rng, 64, 32, 2000)) {}
+  static ModelConfig config(bool causal) {
+    ModelConfig c = ModelConfig::transformer(2002);
+    c.causal = causal;
+    return c;
+  }
+  void operator()() {
+    StepScope step;
+    {
+      PhaseScope phase(Phase::Optimizer);
+      opt.zero_grad();
+    }
+    Tensor loss;
+    {
+      PhaseScope phase(Phase::Forward);
+      loss = causal ? next_token_loss(net, x0) : diffusion_loss(net, x0, 2001, rng);
+    }
+    loss.backward();  // the engine marks the backward phase
+    PhaseScope phase(Phase::Optimizer);
+    opt.step();
+  }
+};
+
 nlohmann::json transformer_step(bool causal, int reps) {
-  Rng rng(0);
-  ModelConfig c = ModelConfig::transformer(2002);
-  c.causal = causal;
-  MyTransformer net(c, rng);
-  Adam opt(net.named_parameters(), 1e-3f);
-  Ids x0 = random_batch(rng, 64, 32, 2000);
+  StoryStep step(causal);
   uint64_t f0 = runtime::flops_done();
-  double ms = ms_per_call(
-      [&] {
-        opt.zero_grad();
-        Tensor loss = causal ? next_token_loss(net, x0) : diffusion_loss(net, x0, 2001, rng);
-        loss.backward();
-        opt.step();
-      },
-      3, reps);
+  double ms = ms_per_call([&] { step(); }, 3, reps);
   double gflop =
       static_cast<double>(runtime::flops_done() - f0) / (3 + reps) * 1e-9;  // the same work every step
   return {{"ms", ms}, {"gflop_per_step", gflop}, {"gflops_per_s", gflop / ms * 1e3}};
+}
+
+// What timing one kernel call costs, in nanoseconds: a million one-element fills (one kernel call each)
+// with the profiler on, less the same with it off. Times the calls per step, it bounds the profiler's share
+// of a step without the noise of timing whole steps on a busy machine.
+double profiler_ns_per_call() {
+  Tensor t = Tensor::zeros(Shape{1});
+  const int n = 1000000;
+  auto fills = [&] {
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) t.fill_(static_cast<float>(i));
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / n;
+  };
+  std::vector<double> off, on;
+  for (int r = 0; r < 5; ++r) {
+    off.push_back(fills());
+    profiler::start();
+    on.push_back(fills());
+    profiler::stop();
+  }
+  std::sort(off.begin(), off.end());
+  std::sort(on.begin(), on.end());
+  return on[2] - off[2];
+}
+
+// The profiler's cost: `rounds` rounds of `reps` steps with it off, then on (the same model, alternating so
+// the machine's drift hits both), and the profile of the steps it was on for.
+nlohmann::json profiled_step(bool causal, int reps, int rounds) {
+  StoryStep step(causal);
+  ms_per_call([&] { step(); }, 3, 1);
+  profiler::reset();
+  std::vector<double> off, on;
+  for (int r = 0; r < rounds; ++r) {
+    off.push_back(ms_per_call([&] { step(); }, 0, reps));
+    profiler::start();
+    on.push_back(ms_per_call([&] { step(); }, 0, reps));
+    profiler::stop();
+  }
+  Profile p = profiler::read();
+  profiler::reset();
+  double per_call_ns = profiler_ns_per_call();
+  double calls = 0;
+  for (const StemTime& s : p.stems) calls += static_cast<double>(s.calls) / static_cast<double>(p.steps);
+  std::fprintf(stderr, "%s story step, %d thread(s):\n%s\n", causal ? "causal" : "diffusion",
+               runtime::threads(), profile_table(p).c_str());
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  double off_ms = median(off), on_ms = median(on);
+  double step_ms = p.step_ms / static_cast<double>(p.steps);
+  return {{"off_ms", off},
+          {"on_ms", on},
+          {"median_off_ms", off_ms},
+          {"median_on_ms", on_ms},
+          {"overhead_percent", (on_ms / off_ms - 1) * 100},
+          {"ns_per_call", per_call_ns},
+          {"calls_per_step", calls},
+          {"per_call_overhead_percent", per_call_ns * calls * 1e-6 / step_ms * 100},
+          {"profile", profile_json(p)}};
 }
 
 double sorter_step(int reps) {
@@ -105,9 +189,22 @@ double story_ms(bool use_cache, int reps) {
 
 int main(int argc, char** argv) {
   int reps = argc > 1 ? std::stoi(argv[1]) : 10;
-  g_cpu_time = argc > 2 && std::string(argv[2]) == "--cpu-time";
+  bool profile = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (flag == "--cpu-time") g_cpu_time = true;
+    if (flag == "--profile") profile = true;
+  }
   for (int threads : {1, 2}) {
     runtime::set_threads(threads);
+    if (profile) {
+      nlohmann::json j = {{"threads", threads},
+                          {"diffusion", profiled_step(false, reps, 5)},
+                          {"causal", profiled_step(true, reps, 5)}};
+      std::printf("%s\n", j.dump().c_str());
+      std::fflush(stdout);
+      continue;
+    }
     nlohmann::json j = {{"threads", threads},
                         {"diffusion", transformer_step(false, reps)},
                         {"causal", transformer_step(true, reps)},

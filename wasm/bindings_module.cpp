@@ -1,5 +1,5 @@
 // The Embind bindings of the module's free functions: course defaults, the built-in stories, the
-// tokenizer, the runtime (threads, memory, flops, version) and the section A figures. Marshalling only.
+// tokenizer, the runtime (threads, memory, flops, profile, version) and the section A figures. Marshalling only.
 #include <emscripten/bind.h>
 
 #include "marshal.hpp"
@@ -42,6 +42,7 @@ val pool_bytes() {
   return out;
 }
 double flops_done() { return static_cast<double>(runtime::flops_done()); }
+std::string profile_json_text() { return profile_json(profiler::read()).dump(); }
 std::string version() { return kVersion; }
 
 val positional_encoding_figure(int positions, int dim) {
@@ -89,6 +90,11 @@ EMSCRIPTEN_BINDINGS(tinyformer_module) {
   function("threaded", &runtime::threaded);
   function("version", &version);
   function("flopCount", &flops_done);
+  function("profileStart", &profiler::start);
+  function("profileStop", &profiler::stop);
+  function("profileReset", &profiler::reset);
+  function("profiling", &profiler::running);
+  function("profileJson", &profile_json_text);
   function("positionalEncoding", &positional_encoding_figure);
   function("attentionWalkthrough", &attention_walkthrough_figure);
   function("entropyVsDk", &entropy_vs_dk_figure);

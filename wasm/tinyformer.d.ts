@@ -134,6 +134,13 @@ export interface Tinyformer {
   memoryBytes(): number;   // wasm linear memory size (HEAPU8.length)
   poolBytes(): { live: number; cached: number };  // the core's tensor allocator
 
+  // Where the time goes: every kernel call is timed while the profiler runs (module-wide, all runs).
+  startProfile(): void;
+  stopProfile(): void;    // what was recorded stays readable
+  resetProfile(): void;   // clears what was recorded
+  profiling(): boolean;
+  profile(): Profile;
+
   // The course's settings for a task and model family (toy: MyTransformer(14, 32, 1, 1), Adam 1e-3,
   // batch 64, 1500 steps; sort: the sorter, AdamW, one-cycle; stories: MyTransformer(2002)).
   defaultConfig(task: TaskName, kind?: ModelKind): TrainConfig;
@@ -258,6 +265,25 @@ export interface Model {
   // The same as delete(), for `using` (explicit resource management); present where the runtime has
   // Symbol.dispose (Node 20 does).
   [Symbol.dispose](): void;
+}
+
+// Kernel time by file stem of core/backend/kernels.hpp ("gemm", "softmax", "attention", "memory", ...).
+export interface StemTime {
+  stem: string;
+  forwardMs: number;   // calls outside the backward pass and the optimizer
+  backwardMs: number;  // calls while the autograd engine runs backward
+  otherMs: number;     // calls in the optimizer phase (Adam, gradient norm, zero_grad)
+  calls: number;
+}
+
+export interface Profile {
+  steps: number;       // training steps recorded
+  stepMs: number;      // their wall time together
+  stems: StemTime[];   // most time first
+  // Each moment of a step is in one phase, so these add up to stepMs.
+  phasesMs: { batch: number; forward: number; backward: number; optimizer: number; copies: number; other: number };
+  enqueueOnly: boolean;  // an asynchronous device: kernel times are enqueue times
+  backends: string;      // e.g. "cpu-wasm-simd"
 }
 
 export interface StepResult {

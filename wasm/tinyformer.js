@@ -174,6 +174,13 @@ const camelKeys = (value) => renameKeys(value, camelName);
 const snakeKeys = (value) => renameKeys(value, snakeName);
 const parseJson = (text) => camelKeys(JSON.parse(text));
 
+// The core's profile JSON as the JS API's Profile: camelCase, with the phases (an ordered array in the
+// JSON) as one record in step order.
+function profileOf(p) {
+  const { phases, ...rest } = camelKeys(p);
+  return { ...rest, phasesMs: Object.fromEntries(phases.map(({ phase, ms }) => [phase, ms])) };
+}
+
 // ---------------------------------------------------------------- the module facade
 
 class Tinyformer {
@@ -203,6 +210,23 @@ class Tinyformer {
   }
   poolBytes() {
     return this.#wasm.poolBytes();
+  }
+
+  // The profiler is the module's, not a run's: it times every kernel call while it runs.
+  startProfile() {
+    this.#wasm.profileStart();
+  }
+  stopProfile() {
+    this.#wasm.profileStop();
+  }
+  resetProfile() {
+    this.#wasm.profileReset();
+  }
+  profiling() {
+    return this.#wasm.profiling();
+  }
+  profile() {
+    return profileOf(JSON.parse(this.#wasm.profileJson()));
   }
 
   defaultConfig(task, kind = '') {

@@ -26,6 +26,8 @@ export const Msg = Object.freeze({
   CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
   CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
+  PROFILE: 'profile',           // {} -> {slot, profile: Profile} of the run that trained last since it started
+                                //   training in this worker, or null before any run trained
   PING: 'ping',                 // {} -> {}; the page's check that a silent worker is alive
   LOSE_DEVICE: 'lose-device',   // {} -> {destroyed}; destroys the WebGPU device in use (the test hook for a loss)
   PROGRESS: 'progress',         // worker -> page only

@@ -27,6 +27,7 @@ import sorterAttention from './views/sorter-attention.js';
 import rollout from './views/rollout.js';
 import saliency from './views/saliency.js';
 import parameterShares from './views/parameter-shares.js';
+import timeProfile from './views/time-profile.js';
 
 export const SECTIONS = [
   {
@@ -43,7 +44,7 @@ export const SECTIONS = [
   {
     id: 'C', title: 'Stories',
     text: 'Train MyTransformer on 4 MB of TinyStories, have it write, then flip one switch to write left to right.',
-    views: [corpus, storyTraining, storyWriting, storyAttention, storySources, causalCheck],
+    views: [corpus, storyTraining, timeProfile, storyWriting, storyAttention, storySources, causalCheck],
   },
   {
     id: 'D', title: 'A transformer that sorts',

@@ -4,6 +4,8 @@
 // quarter second, yielding to the event loop between them so pause, stop and other requests (attention
 // maps, writing) are answered while a run trains. A WebGPU failure (device lost, GPU memory, a shader) is
 // told to the page (DEVICE_FAILED), which starts a wasm worker and resumes the runs from their checkpoints.
+// The profiler runs during training chunks only (never while other requests are answered), for the last
+// slot that trained.
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
 import { Device, adapterName, chooseDevice } from './device-choice.js';
 import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
@@ -15,6 +17,7 @@ let device = null;             // {device, why, adapter, gpu: GPUDevice | null, 
 let corpus = null;             // {text, source}: what stories train on
 const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
+let profiledSlot = null;       // the slot whose training the profile holds
 
 function moduleInfo() {
   return {
@@ -108,6 +111,7 @@ function describe(name) {
 
 function place(name, handle, isRun) {
   const old = slots.get(name);
+  if (name === profiledSlot) profiledSlot = null;  // the profile was the old run's
   if (old) {
     old.control = 'stop';
     old.handle.delete();
@@ -157,12 +161,16 @@ async function train({ slot, until }, id) {
     if (other !== slot && o.control === 'run') throw new Error(`${other} is training: pause or stop it first`);
   }
   s.control = 'run';
+  if (profiledSlot !== slot) {
+    tf.resetProfile();
+    profiledSlot = slot;
+  }
   let chunk = 1;
   try {
     while (s.control === 'run' && s.handle.stepsDone < until) {
       if (device.lost) throw new Error(device.lost);
       const n = Math.min(chunk, until - s.handle.stepsDone);
-      const result = s.handle.step(n);
+      const result = profiledSteps(s.handle, n);
       self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
         transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
@@ -176,6 +184,15 @@ async function train({ slot, until }, id) {
     throw error;
   } finally {
     if (slots.get(slot) === s) s.control = null;
+  }
+}
+
+function profiledSteps(run, n) {
+  tf.startProfile();
+  try {
+    return run.step(n);
+  } finally {
+    tf.stopProfile();
   }
 }
 
@@ -243,6 +260,7 @@ const handlers = {
   },
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
+  [Msg.PROFILE]: () => (profiledSlot && slots.has(profiledSlot) ? { slot: profiledSlot, profile: needModule().profile() } : null),
   [Msg.PING]: () => ({}),
   [Msg.LOSE_DEVICE]: loseDevice,
 };

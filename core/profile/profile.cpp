@@ -68,16 +68,16 @@ Profile read() {
 }  // namespace profiler
 
 nlohmann::json profile_json(const Profile& p) {
-  nlohmann::json stems = nlohmann::json::array(), phases = nlohmann::json::object();
+  nlohmann::json stems = nlohmann::json::array(), phases = nlohmann::json::array();  // arrays keep the order
   for (const StemTime& s : p.stems)
     stems.push_back({{"stem", s.stem},
                      {"forward_ms", s.forward_ms},
                      {"backward_ms", s.backward_ms},
                      {"other_ms", s.other_ms},
                      {"calls", s.calls}});
-  for (const PhaseTime& ph : p.phases) phases[ph.phase] = ph.ms;
-  return {{"steps", p.steps},    {"step_ms", p.step_ms},           {"stems", stems},
-          {"phases_ms", phases}, {"enqueue_only", p.enqueue_only}, {"backends", p.backends}};
+  for (const PhaseTime& ph : p.phases) phases.push_back({{"phase", ph.phase}, {"ms", ph.ms}});
+  return {{"steps", p.steps}, {"step_ms", p.step_ms},           {"stems", stems},
+          {"phases", phases}, {"enqueue_only", p.enqueue_only}, {"backends", p.backends}};
 }
 
 namespace {

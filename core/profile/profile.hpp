@@ -13,10 +13,13 @@ namespace tf {
 
 // The parts of a training step. Each moment of a step belongs to exactly one phase (a nested phase
 // pauses the one around it), so the phases add up to the step's wall time. Copies are host<->device.
-#define TF_PROFILE_PHASES(X)                                                                  \
-  X(Batch, "batch")                                                                           \
-  X(Forward, "forward") X(Backward, "backward") X(Optimizer, "optimizer") X(Copies, "copies") \
-      X(Other, "other")
+#define TF_PROFILE_PHASES(X) \
+  X(Batch, "batch")          \
+  X(Forward, "forward")      \
+  X(Backward, "backward")    \
+  X(Optimizer, "optimizer")  \
+  X(Copies, "copies")        \
+  X(Other, "other")
 
 #define TF_PROFILE_PHASE_ENUMERATOR(id, name) id,
 enum class Phase { TF_PROFILE_PHASES(TF_PROFILE_PHASE_ENUMERATOR) };

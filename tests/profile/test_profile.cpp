@@ -157,7 +157,9 @@ TEST_SUITE("profile") {
     CHECK(j["stems"].size() == p.stems.size());
     CHECK(j["stems"][0]["stem"] == p.stems[0].stem);
     CHECK(j["stems"][0]["calls"] == p.stems[0].calls);
-    CHECK(j["phases_ms"]["backward"].get<double>() > 0);
+    REQUIRE(j["phases"].size() == p.phases.size());
+    CHECK(j["phases"][2]["phase"] == "backward");
+    CHECK(j["phases"][2]["ms"].get<double>() > 0);
     std::string table = profile_table(p);
     for (const StemTime& s : p.stems) CHECK(table.find("\n" + s.stem + " ") != std::string::npos);
     CHECK(table.find("% of step") != std::string::npos);

@@ -1,0 +1,58 @@
+// "Where the time goes" in the browser: before any training the view says so; while the toy transformer
+// trains (in section B), the view in section C redraws by itself with the kernel stems of that run, its
+// profiled step count growing between two redraws.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel } from './lab-browser.mjs';
+
+const SLOT = 'toy-transformer';
+
+async function profileShown(page, minSteps) {
+  await page.waitForFunction((min) => {
+    const p = document.querySelector('#exp-C-time .time-profile');
+    return p && Number(p.dataset.steps) >= min;
+  }, minSteps, { timeout: 60_000 });
+  return page.evaluate(() => {
+    const p = document.querySelector('#exp-C-time .time-profile');
+    const bars = [...p.querySelectorAll('figure.bars')].map((f) => [...f.querySelectorAll('.bar-row')].map((r) => ({
+      label: r.querySelector('.bar-label').textContent, value: r.querySelector('.bar-value').textContent,
+    })));
+    return { slot: p.dataset.slot, steps: Number(p.dataset.steps), stems: bars[0], phases: bars[1] };
+  });
+}
+
+test('the time view shows the stems of the running model and redraws while it trains', async () => {
+  const lab = await startLab();
+  const browser = await launch();
+  const { page, errors } = await openPage(browser.context);
+  try {
+    await page.goto(`${lab.url}?b3.steps=1000000&live=1#C`);
+    await waitForModule(page);
+    await waitForViews(page, 'C');
+    assert.match(await page.locator('#exp-C-time .output').textContent(), /No model has trained yet/);
+
+    await page.evaluate(() => { location.hash = '#B'; });
+    await waitForViews(page, 'B');
+    await page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: 'Start' }).click();
+    await waitForPanel(page, SLOT, { state: 'training', minStep: 20 });
+    await page.evaluate(() => { location.hash = '#C'; });
+
+    const first = await profileShown(page, 1);
+    assert.equal(first.slot, SLOT);
+    const labels = first.stems.map((s) => s.label);
+    for (const stem of ['gemm', 'attention', 'layer_norm', 'embedding', 'optimizer']) assert.ok(labels.includes(stem), `${stem} in ${labels}`);
+    for (const s of first.stems) assert.match(s.value, /^[\d.,e+-]+ ms$/);
+    assert.deepEqual(first.phases.map((p) => p.label), ['batch', 'forward', 'backward', 'optimizer', 'copies', 'other']);
+    const later = await profileShown(page, first.steps + 1);  // a live redraw, not a click
+    assert.ok(later.steps > first.steps);
+
+    await page.evaluate(() => { location.hash = '#B'; });
+    await page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: 'Stop' }).click();
+    await waitForPanel(page, SLOT, { state: 'stopped' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await lab.close();
+  }
+});

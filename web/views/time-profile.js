@@ -1,0 +1,63 @@
+// Where the time goes: the kernel stems of the model training now (or trained last), as milliseconds per
+// step with their forward and backward parts, and the step's phases. The worker profiles its training
+// chunks only; this view asks for the profile and redraws while the run trains.
+import { Msg } from '../protocol.js';
+import { el, button, facts, barChart, fmt } from '../ui.js';
+import { TOY_RUNS, STORY_MODELS, SORTER } from '../model-slots.js';
+
+const RUN_SLOTS = [...TOY_RUNS.map((r) => r.slot), ...STORY_MODELS.map((m) => m.slot), SORTER];
+const TOP_STEMS = 12;
+
+const ms = (v) => `${fmt(v, 3)} ms`;
+
+function stemChart(profile, perStep) {
+  const stepMs = profile.stepMs / perStep;
+  return barChart(profile.stems.slice(0, TOP_STEMS).map((s) => ({
+    label: s.stem,
+    value: (s.forwardMs + s.backwardMs + s.otherMs) / perStep,
+    note: `fwd ${fmt(s.forwardMs / perStep, 2)} · bwd ${fmt(s.backwardMs / perStep, 2)}`,
+  })), { max: stepMs, format: ms, caption: 'Kernel time per step, by kernel stem (bar: share of the step)' });
+}
+
+function phaseChart(profile, perStep) {
+  const phases = Object.entries(profile.phasesMs).map(([label, v]) => ({ label, value: v / perStep }));
+  return barChart(phases, { max: profile.stepMs / perStep, format: ms, caption: 'The step, by phase' });
+}
+
+function render(output, { slot, profile }) {
+  const perStep = Math.max(profile.steps, 1);
+  const kernelMs = profile.stems.reduce((sum, s) => sum + s.forwardMs + s.backwardMs + s.otherMs, 0);
+  output.replaceChildren(el('div', { class: 'time-profile', dataset: { slot, steps: String(profile.steps) } },
+    facts([
+      ['model', slot],
+      ['steps profiled', profile.steps.toLocaleString('en')],
+      ['time per step', ms(profile.stepMs / perStep)],
+      ['in kernels', `${fmt((100 * kernelMs) / Math.max(profile.stepMs, 1e-9), 3)} %`],
+      ['backend', profile.backends],
+    ]),
+    profile.enqueueOnly ? el('p', {}, 'The device runs asynchronously: kernel times are the time to enqueue the work.') : null,
+    stemChart(profile, perStep), phaseChart(profile, perStep)));
+}
+
+export default {
+  id: 'C',
+  key: 'C-time',
+  title: 'Where the time goes',
+  text: 'While a model trains, every kernel call is timed: which kernels cost the step, forward and backward, and ' +
+    'how the step splits into drawing the batch, the forward pass, the backward pass and the optimizer. Train ' +
+    'any model on this page and watch; change the width or the vocabulary and see the bars move.',
+  mount(card, ctx) {
+    const draw = () => card.busy(async () => {
+      const reply = await ctx.client.request(Msg.PROFILE, {});
+      if (!reply || reply.profile.steps === 0) {
+        card.output.replaceChildren(el('p', {}, 'No model has trained yet: train one (here, in B or in D) and its profile appears here.'));
+        return;
+      }
+      render(card.output, reply);
+    }, 'Reading the profile…');
+    card.controls.append(button('Refresh', draw));
+    for (const slot of RUN_SLOTS) ctx.models.onReady(slot, draw);
+    ctx.live.watch(RUN_SLOTS, draw);
+    draw();
+  },
+};
