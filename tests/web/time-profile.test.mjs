@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel } from './lab-browser.mjs';
+import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, startTextServer, smallStories } from './lab-browser.mjs';
 
 const SLOT = 'toy-transformer';
 
@@ -24,10 +24,11 @@ async function profileShown(page, minSteps) {
 
 test('the time view shows the stems of the running model and redraws while it trains', async () => {
   const lab = await startLab();
+  const stories = await startTextServer(smallStories());  // section C fetches its corpus on opening
   const browser = await launch();
   const { page, errors } = await openPage(browser.context);
   try {
-    await page.goto(`${lab.url}?b3.steps=1000000&live=1#C`);
+    await page.goto(`${lab.url}?corpus=${encodeURIComponent(stories.url)}&b3.steps=1000000&live=1#C`);
     await waitForModule(page);
     await waitForViews(page, 'C');
     assert.match(await page.locator('#exp-C-time .output').textContent(), /No model has trained yet/);
@@ -42,7 +43,7 @@ test('the time view shows the stems of the running model and redraws while it tr
     assert.equal(first.slot, SLOT);
     const labels = first.stems.map((s) => s.label);
     for (const stem of ['gemm', 'attention', 'layer_norm', 'embedding', 'optimizer']) assert.ok(labels.includes(stem), `${stem} in ${labels}`);
-    for (const s of first.stems) assert.match(s.value, /^[\d.,e+-]+ ms$/);
+    for (const s of first.stems) assert.match(s.value, /^[\d.,e+-]+ ms fwd [\d.,e+-]+ · bwd [\d.,e+-]+$/);
     assert.deepEqual(first.phases.map((p) => p.label), ['batch', 'forward', 'backward', 'optimizer', 'copies', 'other']);
     const later = await profileShown(page, first.steps + 1);  // a live redraw, not a click
     assert.ok(later.steps > first.steps);
@@ -54,5 +55,6 @@ test('the time view shows the stems of the running model and redraws while it tr
   } finally {
     await browser.close();
     await lab.close();
+    await stories.close();
   }
 });
