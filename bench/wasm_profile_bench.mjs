@@ -29,7 +29,7 @@ function table(p) {
   const lines = [`${'stem'.padEnd(14)} ${'fwd ms'.padStart(10)} ${'bwd ms'.padStart(10)} ${'other ms'.padStart(10)} ${'calls/step'.padStart(10)} ${'% of step'.padStart(9)}`];
   for (const s of p.stems)
     lines.push(`${s.stem.padEnd(14)} ${num(s.forwardMs * per, 10)} ${num(s.backwardMs * per, 10)} ${num(s.otherMs * per, 10)} ${num(s.calls * per, 10, 1)} ${pct((s.forwardMs + s.backwardMs + s.otherMs) * per)}`);
-  lines.push(`${"phase".padEnd(14)} ${"ms".padStart(10)} ${"% of step".padStart(42)}`);
+  lines.push(`${'phase'.padEnd(14)} ${'ms'.padStart(10)} ${'% of step'.padStart(42)}`);
   for (const [name, ms] of Object.entries(p.phasesMs)) lines.push(`${name.padEnd(14)} ${num(ms * per, 10)} ${' '.repeat(32)} ${pct(ms * per)}`);
   lines.push(`${p.steps} steps of ${step.toFixed(3)} ms on ${p.backends}`);
   return lines.join('\n');
