@@ -1,7 +1,7 @@
 // The wrapper tables. A table holds plain function pointers, so each wrapper is a function generated per
 // (device, entry) by a template that finds the entry's parameter types from the member's type, and reaches
 // the wrapped backend through a per-device pointer. Tables are never destroyed: storage freed at exit may
-// still call deallocate through one, and a pool thread may be inside one when profiling stops.
+// still call deallocate through one, and another thread may be inside one when profiling stops.
 #include "profile/profiled_backend.hpp"
 
 #include <string>
