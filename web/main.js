@@ -94,7 +94,9 @@ async function start() {
 }
 
 const ready = start();
-ready.then(() => storage.node.after(benchPanel(ctx)), () => {});
+// The benchmark is a tool beside the course, not a step of it: it sits in the footer, out of the way of the
+// keyboard's path from the header to the experiments.
+ready.then(() => document.querySelector('footer').prepend(benchPanel(ctx)), () => {});
 
 // A new worker knows nothing: the module is loaded again, the story text given again, then each panel
 // brings back its last saved run (and, after a fallback from WebGPU, trains on if it was training).
