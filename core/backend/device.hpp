@@ -1,11 +1,13 @@
-// Where a tensor's numbers live. WebAssembly is not a device: it is the CPU backend compiled by emcc.
+// Where a tensor's numbers live. WebAssembly is not a device: it is the CPU backend compiled by emcc; WebGPU
+// is (a GPUDevice handed to the wasm module by the page).
 // TF_DEVICES lists every device this code knows: X(enumerator, name as in --device).
 #pragma once
 #include <string>
 
 #define TF_DEVICES(X) \
   X(CPU, "cpu")       \
-  X(CUDA, "cuda")
+  X(CUDA, "cuda")     \
+  X(WEBGPU, "webgpu")
 
 namespace tf {
 

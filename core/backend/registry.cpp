@@ -14,13 +14,18 @@ namespace tf {
 Backend& cuda_backend();
 bool cuda_device_present();
 #endif
+#ifdef TF_WITH_WEBGPU
+Backend& webgpu_backend();
+bool webgpu_device_present();
+#endif
 
 namespace {
 
 struct Registration {
   Device device;
   Backend& (*backend)();
-  bool (*present)();  // the machine has the device (a CUDA build runs on machines without a GPU)
+  bool (*present)();  // the machine has the device (a CUDA build runs on machines without a GPU; a WebGPU
+                      // module was handed a GPUDevice or not)
 };
 
 bool always_present() { return true; }
@@ -29,6 +34,9 @@ const Registration kRegistered[] = {
     {Device::CPU, &cpu_backend, &always_present},
 #ifdef TF_WITH_CUDA
     {Device::CUDA, &cuda_backend, &cuda_device_present},
+#endif
+#ifdef TF_WITH_WEBGPU
+    {Device::WEBGPU, &webgpu_backend, &webgpu_device_present},
 #endif
 };
 

@@ -734,6 +734,17 @@ const std::vector<Entry>& table() {
 
 uint64_t seed_of(size_t entry, size_t size) { return 1000 * entry + size + 7; }
 
+// Whether a backend's table has the kernel of this name. A backend still being written (WebGPU, stem by
+// stem) lacks some: the completeness case below fails for it, and its other kernels are held to the
+// reference here meanwhile.
+bool has_kernel(const Backend& be, const std::string& kernel) {
+#define TF_KERNEL_HAS(stem, ret, name, params) \
+  if (kernel == #name) return be.name != nullptr;
+  TF_BACKEND_KERNELS(TF_KERNEL_HAS)
+#undef TF_KERNEL_HAS
+  return false;
+}
+
 }  // namespace
 
 TEST_SUITE("op_consistency") {
@@ -741,15 +752,20 @@ TEST_SUITE("op_consistency") {
     std::string skip = test::cuda_skip_reason();
     if (!skip.empty()) MESSAGE(skip);
     const auto& t = table();
+    std::string missing;
     for (size_t e = 0; e < t.size(); ++e) {
+      for (const test::BackendUnderTest& b : test::backends_under_test())
+        if (!has_kernel(*b.backend, t[e].kernel)) missing += " " + b.name + "/" + t[e].kernel;
       for (size_t s = 0; s < t[e].sizes.size(); ++s) {
         Rng rng(seed_of(e, s));
         Call call = t[e].make(t[e].sizes[s], rng);
         std::vector<Floats> want = run_on(reference_backend(), call);
         for (const test::BackendUnderTest& b : test::backends_under_test())
-          compare(want, run_on(*b.backend, call), t[e].tol, describe(t[e].kernel, t[e].sizes[s], b.name));
+          if (has_kernel(*b.backend, t[e].kernel))
+            compare(want, run_on(*b.backend, call), t[e].tol, describe(t[e].kernel, t[e].sizes[s], b.name));
       }
     }
+    if (!missing.empty()) MESSAGE("kernels not yet in their backend's table, not compared:", missing);
   }
 
   TEST_CASE("CPU results are bitwise the same at 1 and 3 threads") {

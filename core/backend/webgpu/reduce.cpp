@@ -1,0 +1,67 @@
+// WebGPU reductions (reduce.wgsl). A full sum is two dispatches of `sum`: up to kPartials workgroups write
+// partial sums into a scratch range, then one workgroup adds those; mode 2 counts non-finite values the
+// same way for all_finite, which then reads the count back (a wait: the Asyncify test build only).
+#include <algorithm>
+
+#include "backend/webgpu/dispatch.hpp"
+#include "backend/webgpu/kernels.hpp"
+#include "backend/webgpu/scratch.hpp"
+#include "util/error.hpp"
+
+namespace tf::webgpu {
+
+namespace {
+
+struct Params {
+  uint32_t n = 0, x = 0, out = 0, mode = 0;
+  uint32_t rows = 0, cols = 0, accumulate = 0, pad = 0;
+};
+static_assert(sizeof(Params) == 32, "reduce.wgsl Params");
+
+constexpr size_t kPartials = 256;  // at most one workgroup's worth, so the second pass is one workgroup
+
+enum Mode : uint32_t { kSum = 0, kSumSquares = 1, kNonFinite = 2 };
+
+// out[0] = the reduction of x[0..n) in the given mode.
+void reduce_to(const float* x, size_t n, float* out, Mode mode) {
+  TF_CHECK(n <= UINT32_MAX, "WebGPU reduce: ", n, " elements is more than a u32 counts");
+  size_t groups = std::clamp<size_t>((n + 1023) / 1024, 1, kPartials);
+  Params p;
+  p.n = static_cast<uint32_t>(n), p.x = n ? word(x) : 0, p.mode = mode;
+  if (groups == 1) {
+    p.out = word(out);
+    dispatch("reduce", "sum", &p, sizeof p, 1);
+    return;
+  }
+  Scratch<float> partials(groups);
+  p.out = word(partials.get());
+  dispatch("reduce", "sum", &p, sizeof p, static_cast<uint32_t>(groups));
+  Params q;
+  q.n = static_cast<uint32_t>(groups), q.x = word(partials.get()), q.out = word(out), q.mode = kSum;
+  dispatch("reduce", "sum", &q, sizeof q, 1);
+}
+
+}  // namespace
+
+void sum(const float* x, size_t n, float* out) { reduce_to(x, n, out, kSum); }
+
+void sum_squares(const float* x, size_t n, float* out) { reduce_to(x, n, out, kSumSquares); }
+
+void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate) {
+  if (cols == 0) return;
+  Params p;
+  p.x = rows ? word(x) : 0, p.out = word(out);
+  p.rows = static_cast<uint32_t>(rows), p.cols = static_cast<uint32_t>(cols), p.accumulate = accumulate;
+  dispatch_1d("reduce", "sum_rows", &p, sizeof p, static_cast<size_t>(cols));
+}
+
+bool all_finite(const float* x, size_t n) {
+  if (n == 0) return true;
+  Scratch<float> count(1);
+  reduce_to(x, n, count.get(), kNonFinite);
+  float host = 0.f;
+  read(&host, count.get(), sizeof host);
+  return host == 0.f;
+}
+
+}  // namespace tf::webgpu
