@@ -31,6 +31,12 @@ export interface LoadOptions {
   locateFile?: (path: string, prefix: string) => string;
   // Threaded build: worker threads started up front (default min(hardwareConcurrency, 8), at least 2).
   poolSize?: number;
+  // A GPUDevice (from `await (await navigator.gpu.requestAdapter()).requestDevice({ requiredLimits })`):
+  // loads the single-threaded WebGPU build (tinyformer-gpu.mjs/.wasm), whose "webgpu" device runs on it.
+  // Its memory is one buffer of min(maxStorageBufferBindingSize, maxBufferSize) of the device, or
+  // webgpuArenaBytes. Reads of WebGPU tensors are asynchronous (Module.webgpuRead).
+  webgpu?: object;  // a GPUDevice (typed loosely: the WebGPU types are not in every TypeScript lib)
+  webgpuArenaBytes?: number;
 }
 
 // Loads and starts one build. Each call makes a new, independent module instance.

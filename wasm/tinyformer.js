@@ -68,6 +68,10 @@ const BESIDE = {
       'tinyformer-mt.mjs': new URL('./tinyformer-mt.mjs', import.meta.url),  // what each pthread worker imports
     },
   }),
+  'tinyformer-gpu': () => ({
+    factory: () => import('./tinyformer-gpu.mjs'),
+    files: { 'tinyformer-gpu.wasm': new URL('./tinyformer-gpu.wasm', import.meta.url) },
+  }),
 };
 
 // Build `name`: its factory and url(file) for each file emcc asks for; beside this module, or in baseUrl.
@@ -105,14 +109,18 @@ function browserModuleOptions(build, name, threaded) {
 }
 
 export async function loadTinyformer(options = {}) {
-  const threaded = chooseThreaded(options.threads ?? 'auto');
-  const name = threaded ? 'tinyformer-mt' : 'tinyformer-st';
+  // A GPUDevice selects the WebGPU build (single-threaded: its CPU kernels are the st build's).
+  if (options.webgpu && options.threads === true) fail('the WebGPU build is single-threaded: pass threads: false or omit it');
+  const threaded = options.webgpu ? false : chooseThreaded(options.threads ?? 'auto');
+  const name = options.webgpu ? 'tinyformer-gpu' : threaded ? 'tinyformer-mt' : 'tinyformer-st';
   const build = buildFiles(name, options.baseUrl);
   const poolSize = threaded ? Math.max(1, Math.floor(options.poolSize ?? Math.min(8, Math.max(2, hardwareThreads())))) : 0;
   const moduleOptions = isNode ? await nodeModuleOptions(build, name) : browserModuleOptions(build, name, threaded);
   if (options.locateFile) moduleOptions.locateFile = options.locateFile;
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   moduleOptions.poolSize = poolSize;
+  if (options.webgpu) moduleOptions.webgpu = options.webgpu;
+  if (options.webgpuArenaBytes) moduleOptions.webgpuArenaBytes = options.webgpuArenaBytes;
   const { default: factory } = await build.factory();
   const wasm = await factory(moduleOptions);
   if (isNode && threaded) {

@@ -1,4 +1,4 @@
-// WebGPU GEMM launcher (gemm.wgsl): one 16 x 16 workgroup per tile of C, the batch along z.
+// WebGPU GEMM launcher (gemm.wgsl): one 16 x 16 workgroup per 64 x 64 tile of C, the batch along z.
 #include "backend/webgpu/dispatch.hpp"
 #include "backend/webgpu/kernels.hpp"
 #include "util/error.hpp"
@@ -15,7 +15,7 @@ struct Params {
   uint32_t pad3, pad4;
 };
 static_assert(sizeof(Params) == 80, "gemm.wgsl Params");
-constexpr uint32_t kTile = 16;
+constexpr uint32_t kTile = 64;  // gemm.wgsl TILE
 
 uint32_t u32(int64_t v) {
   TF_CHECK(v >= 0 && v <= INT32_MAX, "WebGPU gemm: ", v, " does not fit the shader's indices");
