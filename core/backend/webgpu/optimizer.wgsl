@@ -1,0 +1,68 @@
+// Optimizer steps over flat parameter buffers, one element per invocation, in PyTorch's order (see
+// backend/optimizer_update.hpp). WGSL has no f64: the per-step constants come from the host, computed in
+// double there, and each element's update runs in f32.
+
+@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
+
+struct Params {
+  param: u32,
+  grad: u32,
+  m: u32,  // Adam's first moment; SGD's momentum buffer
+  v: u32,  // Adam's second moment
+  n: u32,
+  decoupled: u32,     // Adam: AdamW's p *= decay
+  has_momentum: u32,  // SGD: momentum != 0 (else there is no buffer)
+  first_step: u32,    // SGD: the buffer starts as the gradient
+  beta1: f32,        // SGD: momentum
+  one_minus_beta1: f32,
+  beta2: f32,
+  one_minus_beta2: f32,
+  eps: f32,
+  step_size: f32,    // Adam: lr / (1 - beta1^t); SGD: lr
+  bc2_sqrt: f32,     // sqrt(1 - beta2^t)
+  weight_decay: f32, // L2 term added to the gradient (Adam without decoupling, SGD)
+  decay: f32,        // AdamW: 1 - lr * weight_decay
+  _pad1: f32,
+  _pad2: f32,
+  _pad3: f32,
+};
+@group(0) @binding(1) var<uniform> p: Params;
+
+@compute @workgroup_size(256)
+fn adam_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32) {
+  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
+  if (i >= p.n) {
+    return;
+  }
+  var w = mem[p.param + i];
+  var g = mem[p.grad + i];
+  if (p.decoupled != 0u) {
+    w = w * p.decay;
+  } else {
+    g = g + p.weight_decay * w;
+  }
+  let m = p.beta1 * mem[p.m + i] + p.one_minus_beta1 * g;
+  let v = p.beta2 * mem[p.v + i] + p.one_minus_beta2 * g * g;
+  mem[p.m + i] = m;
+  mem[p.v + i] = v;
+  mem[p.param + i] = w - p.step_size * m / (sqrt(v) / p.bc2_sqrt + p.eps);
+}
+
+@compute @workgroup_size(256)
+fn sgd_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32) {
+  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
+  if (i >= p.n) {
+    return;
+  }
+  let w = mem[p.param + i];
+  var g = mem[p.grad + i] + p.weight_decay * w;
+  if (p.has_momentum != 0u) {
+    if (p.first_step == 0u) {
+      g = p.beta1 * mem[p.m + i] + g;
+    }
+    mem[p.m + i] = g;
+  }
+  mem[p.param + i] = w - p.step_size * g;
+}
