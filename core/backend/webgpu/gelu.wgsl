@@ -1,7 +1,7 @@
 // GELU, exact (erf) and tanh forms, with their derivatives. WGSL has no erf: erfc below is a Chebyshev-
 // fitted form with relative error under 1.2e-7 over all x >= 0 (Numerical Recipes' erfcc), which keeps
-// 1 + erf(z) free of cancellation for z < 0. tanh is formed from exp(-2|u|) so that large |u| saturates
-// to +-1 instead of overflowing, whatever the platform's tanh does there.
+// 1 + erf(z) free of cancellation for z < 0. The tanh form is built from exp(-2|u|) rather than tanh(), so
+// that 1 +- tanh(u) come without cancellation and large |u| saturates instead of overflowing.
 
 @group(0) @binding(0) var<storage, read_write> mem: array<f32>;
 
@@ -35,24 +35,30 @@ fn one_plus_erf(z: f32) -> f32 {
   return select(2.0 - erfc_pos(z), erfc_pos(-z), z < 0.0);
 }
 
-fn tanh_sat(u: f32) -> f32 {
-  let e = exp(-2.0 * min(abs(u), 20.0));
-  return sign(u) * (1.0 - e) / (1.0 + e);
+// 1 + tanh(u) and 1 - tanh(u), each from e = exp(-2|u|) without a cancellation: in the tails GELU and its
+// derivative are these small differences, which 1 + tanh(u) in f32 would round away.
+fn one_plus_minus_tanh(u: f32) -> vec2<f32> {
+  let e = select(exp(-2.0 * abs(u)), 0.0, abs(u) > 44.0);  // exactly 0 past f32's range (u = -inf: NaN)
+  let big = 2.0 / (1.0 + e);
+  let small = 2.0 * e / (1.0 + e);
+  return select(vec2<f32>(small, big), vec2<f32>(big, small), u >= 0.0);
 }
+
+fn tanh_arg(v: f32) -> f32 { return SQRT_2_OVER_PI * (v + CUBIC * v * v * v); }
 
 fn gelu(v: f32) -> f32 {
   if (p.tanh_mode == 0u) {
     return 0.5 * v * one_plus_erf(v * INV_SQRT2);
   }
-  return 0.5 * v * (1.0 + tanh_sat(SQRT_2_OVER_PI * (v + CUBIC * v * v * v)));
+  return 0.5 * v * one_plus_minus_tanh(tanh_arg(v)).x;
 }
 
 fn gelu_grad(v: f32) -> f32 {
   if (p.tanh_mode == 0u) {
     return 0.5 * one_plus_erf(v * INV_SQRT2) + v * INV_SQRT_2PI * exp(-0.5 * v * v);
   }
-  let t = tanh_sat(SQRT_2_OVER_PI * (v + CUBIC * v * v * v));
-  return 0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * SQRT_2_OVER_PI * (1.0 + 3.0 * CUBIC * v * v);
+  let t = one_plus_minus_tanh(tanh_arg(v));  // 1 - tanh^2 = (1 + tanh)(1 - tanh)
+  return 0.5 * t.x + 0.5 * v * (t.x * t.y) * SQRT_2_OVER_PI * (1.0 + 3.0 * CUBIC * v * v);
 }
 
 @compute @workgroup_size(256)
