@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The files of the npm package (package.json `files`: web/wasm/): both builds, which scripts/build-wasm.sh
-// lays out in web/wasm/ (git-ignored), and the wrapper with its types, which live once in wasm/ and are
-// copied beside the builds only while npm packs: `node scripts/wasm-files.mjs prepack` fails, naming them,
+// The files of the npm package (package.json `files`: web/wasm/): the three builds (st, mt, gpu), which
+// scripts/build-wasm.sh lays out in web/wasm/ (git-ignored), and the wrapper with its types, which live once
+// in wasm/ and are copied beside the builds only while npm packs: `node scripts/wasm-files.mjs prepack` fails, naming them,
 // when a build file is missing and then copies the wrapper in; `postpack` removes the copies again.
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ const WRAPPER_DIR = new URL('../wasm/', import.meta.url);
 export const BUILD_FILES = Object.freeze([
   'tinyformer-st.mjs', 'tinyformer-st.wasm',
   'tinyformer-mt.mjs', 'tinyformer-mt.wasm', 'tinyformer-mt.worker.js', 'tinyformer-mt.worker.cjs',
+  'tinyformer-gpu.mjs', 'tinyformer-gpu.wasm',
 ]);
 export const WRAPPER_FILES = Object.freeze(['tinyformer.js', 'tinyformer.d.ts']);
 export const PACKAGE_FILES = Object.freeze([...WRAPPER_FILES, ...BUILD_FILES]);

@@ -20,6 +20,14 @@ std::string default_config(const std::string& task, const std::string& kind) {
     return c.to_json();
   });
 }
+// Throws (with the core's reason) unless `name` ("cpu", "webgpu") is a device this module can compute on;
+// on "webgpu" this starts the backend (the arena is made on the GPUDevice handed in as Module.webgpu).
+void check_device(const std::string& name) {
+  guarded([&] {
+    runtime::usable_device(name);
+    return 0;
+  });
+}
 std::string builtin_stories(double seed, double bytes) {
   return guarded([&] {
     TF_CHECK(bytes >= 1 && bytes <= 64e6, "builtinStories: bytes must be 1..64e6, got ", bytes);
@@ -89,6 +97,7 @@ EMSCRIPTEN_BINDINGS(tinyformer_module) {
   function("poolBytes", &pool_bytes);
   function("threaded", &runtime::threaded);
   function("version", &version);
+  function("checkDevice", &check_device);
   function("flopCount", &flops_done);
   function("profileStart", &profiler::start);
   function("profileStop", &profiler::stop);

@@ -16,6 +16,13 @@ declare global {
 
 // ---------------------------------------------------------------- loading
 
+// The part of a GPUDevice the wrapper relies on (no dependency on @webgpu/types; a GPUDevice fits).
+export interface WebGpuDevice {
+  createBuffer(descriptor: object): unknown;
+  readonly lost: Promise<unknown>;
+  destroy(): void;
+}
+
 export interface LoadOptions {
   // 'auto' (default): the pthreads build when the page is cross-origin isolated (SharedArrayBuffer
   // available) or in Node; else the single-threaded build. true / false force one (true throws when
@@ -31,11 +38,11 @@ export interface LoadOptions {
   locateFile?: (path: string, prefix: string) => string;
   // Threaded build: worker threads started up front (default min(hardwareConcurrency, 8), at least 2).
   poolSize?: number;
-  // A GPUDevice (from `await (await navigator.gpu.requestAdapter()).requestDevice({ requiredLimits })`):
-  // loads the single-threaded WebGPU build (tinyformer-gpu.mjs/.wasm), whose "webgpu" device runs on it.
-  // Its memory is one buffer of min(maxStorageBufferBindingSize, maxBufferSize) of the device, or
-  // webgpuArenaBytes. Reads of WebGPU tensors are asynchronous (Module.webgpuRead).
-  webgpu?: object;  // a GPUDevice (typed loosely: the WebGPU types are not in every TypeScript lib)
+  // A GPUDevice (from adapter.requestDevice(), asking for the adapter's maxBufferSize and
+  // maxStorageBufferBindingSize): loads the single-threaded WebGPU build (tinyformer-gpu.*) on it. Throws a
+  // TinyformerError naming WebGPU when the build or its backend does not start (lost device, no arena).
+  webgpu?: WebGpuDevice;
+  // WebGPU build: bytes of the one device buffer all tensors live in (default: the device's limits).
   webgpuArenaBytes?: number;
 }
 
@@ -130,6 +137,7 @@ export interface CheckpointInfo {
 export interface Tinyformer {
   readonly version: string;
   readonly threaded: boolean;  // the pthreads build is running
+  readonly webgpu: boolean;    // the WebGPU build is running, its backend started on the given device
   readonly simd: boolean;      // wasm SIMD (always true: both builds use it)
   readonly maxThreads: number; // the most setThreads accepts (1 in the single-threaded build)
 

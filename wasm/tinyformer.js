@@ -1,5 +1,5 @@
 // The Tinyformer WebAssembly module for the page, its worker and Node: the only JS that imports the emcc
-// output. It picks the threaded or single-threaded build, owns every Embind object (Model / Run wrap one
+// output. It picks the threaded, single-threaded or WebGPU build (the last for `{webgpu: GPUDevice}`), owns every Embind object (Model / Run wrap one
 // Handle each and free it in delete(); liveHandles() counts what is left), copies arrays out of wasm
 // memory, and rethrows C++ errors as TinyformerError. Types: tinyformer.d.ts. Node needs three things
 // emcc 3.1.6 does not do for an ES module: require/__dirname globals, the .wasm bytes read with fs (its
@@ -108,26 +108,46 @@ function browserModuleOptions(build, name, threaded) {
   return options;
 }
 
+// The WebGPU build is single-threaded and takes the caller's GPUDevice (contract: the caller asks for the
+// adapter's buffer limits); every failure to start says "WebGPU" so the page's fallback rule catches it.
+function checkWebGpuOptions(options) {
+  if (!options.webgpu || typeof options.webgpu.createBuffer !== 'function') fail('webgpu must be a GPUDevice (from adapter.requestDevice())');
+  if (options.threads === true) fail('the WebGPU build is single-threaded: threads must be false or left out with webgpu');
+  const bytes = options.webgpuArenaBytes;
+  if (bytes !== undefined && !(Number.isInteger(bytes) && bytes >= 256)) fail(`webgpuArenaBytes must be an integer >= 256, got ${bytes}`);
+}
+
+// Starts the WebGPU backend (the arena on the device) and reads one word of it back, so a device that was
+// lost or cannot hold the arena fails here rather than at the first training step.
+async function startWebGpu(wasm) {
+  try {
+    wasm.checkDevice('webgpu');
+    await wasm.webgpuRead(256, 4);
+  } catch (e) {
+    fail(`the WebGPU build did not start: ${e.message}`);
+  }
+}
+
 export async function loadTinyformer(options = {}) {
-  // A GPUDevice selects the WebGPU build (single-threaded: its CPU kernels are the st build's).
-  if (options.webgpu && options.threads === true) fail('the WebGPU build is single-threaded: pass threads: false or omit it');
-  const threaded = options.webgpu ? false : chooseThreaded(options.threads ?? 'auto');
-  const name = options.webgpu ? 'tinyformer-gpu' : threaded ? 'tinyformer-mt' : 'tinyformer-st';
+  const webgpu = options.webgpu != null;
+  if (webgpu) checkWebGpuOptions(options);
+  const threaded = webgpu ? false : chooseThreaded(options.threads ?? 'auto');
+  const name = webgpu ? 'tinyformer-gpu' : threaded ? 'tinyformer-mt' : 'tinyformer-st';
   const build = buildFiles(name, options.baseUrl);
   const poolSize = threaded ? Math.max(1, Math.floor(options.poolSize ?? Math.min(8, Math.max(2, hardwareThreads())))) : 0;
   const moduleOptions = isNode ? await nodeModuleOptions(build, name) : browserModuleOptions(build, name, threaded);
   if (options.locateFile) moduleOptions.locateFile = options.locateFile;
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   moduleOptions.poolSize = poolSize;
-  if (options.webgpu) moduleOptions.webgpu = options.webgpu;
-  if (options.webgpuArenaBytes) moduleOptions.webgpuArenaBytes = options.webgpuArenaBytes;
+  if (webgpu) Object.assign(moduleOptions, { webgpu: options.webgpu, webgpuArenaBytes: options.webgpuArenaBytes });
   const { default: factory } = await build.factory();
   const wasm = await factory(moduleOptions);
+  if (webgpu) await startWebGpu(wasm);
   if (isNode && threaded) {
     // Idle pthread workers must not keep Node's event loop (and a test run) alive.
     for (const w of wasm.PThread.unusedWorkers) w.unref();
   }
-  const lab = new Tinyformer(wasm, threaded, poolSize);
+  const lab = new Tinyformer(wasm, threaded, poolSize, webgpu);
   if (threaded) lab.setThreads(Math.min(lab.maxThreads, hardwareThreads()));
   return lab;
 }
@@ -194,10 +214,11 @@ function profileOf(p) {
 class Tinyformer {
   #wasm;
 
-  constructor(wasm, threaded, poolSize) {
+  constructor(wasm, threaded, poolSize, webgpu) {
     this.#wasm = wasm;
     this.version = wasm.version();
     this.threaded = threaded;
+    this.webgpu = webgpu;  // the WebGPU build, its backend started on the caller's device
     this.simd = true;
     this.maxThreads = threaded ? poolSize : 1;
   }
@@ -449,3 +470,8 @@ class Run extends Model {
     this.config = parseJson(this._h.configJson());
   }
 }
+
+// What this version of the wrapper can do, for callers that choose a device before loading: runs train on
+// WebGPU once Run has the chunked, asynchronously read training step (trainChunk); until then the WebGPU
+// build's runs train on its CPU backend, so the page does not offer WebGPU for training.
+export const features = Object.freeze({ webgpuTraining: typeof Run.prototype.trainChunk === 'function' });

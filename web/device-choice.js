@@ -21,7 +21,8 @@ export function isDevice(value) {
   return Object.values(Device).includes(value);
 }
 
-// facts: {webgpu: {adapter, device, why} from probeWebGpu, gpuBuild: boolean, threads: boolean (isolated)}.
+// facts: {webgpu: {adapter, device, why} from probeWebGpu, gpuBuild: boolean, gpuTraining: boolean (the
+// wrapper's runs train on WebGPU: features.webgpuTraining), threads: boolean (isolated)}.
 // Returns {device, why}: why says, when the device is not the one asked for (or auto skipped one), why not.
 export function chooseDevice(wanted, facts) {
   if (!isDevice(wanted)) throw new Error(`device must be one of ${Object.values(Device).join(', ')}, got ${String(wanted)}`);
@@ -38,9 +39,10 @@ export function chooseDevice(wanted, facts) {
   return { device: Device.WASM_SINGLE, why: wanted === Device.WASM_SINGLE ? null : skipped.join('; ') };
 }
 
-function webgpuUnusable({ webgpu, gpuBuild }) {
+function webgpuUnusable({ webgpu, gpuBuild, gpuTraining }) {
   if (!webgpu || !webgpu.adapter) return (webgpu && webgpu.why) || 'this browser gives no WebGPU adapter';
   if (!gpuBuild) return 'this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)';
+  if (!gpuTraining) return 'this version of the module cannot train on WebGPU yet (no chunked training step)';
   if (!webgpu.device) return webgpu.why || 'the adapter gave no device';
   return null;
 }

@@ -36,10 +36,11 @@ async function hasGpuBuild() {
 
 const threadsPossible = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
-async function pickDevice(wanted) {
+async function pickDevice(wanted, gpuTraining) {
   const gpuBuild = wanted === Device.AUTO || wanted === Device.WEBGPU ? await hasGpuBuild() : false;
-  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu(navigator.gpu, { withDevice: gpuBuild }) : null;
-  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, threads: threadsPossible() });
+  const withDevice = gpuBuild && gpuTraining;
+  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu(navigator.gpu, { withDevice }) : null;
+  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, gpuTraining, threads: threadsPossible() });
   const adapter = probe && probe.adapter ? adapterName(probe.adapter) : null;
   if (choice.device !== Device.WEBGPU && probe && probe.device) probe.device.destroy();
   return { ...choice, adapter, gpu: choice.device === Device.WEBGPU ? probe.device : null, lost: null };
@@ -53,7 +54,7 @@ async function init({ device: wanted = Device.AUTO, poolSize } = {}) {
   } catch (error) {
     throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
   }
-  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted), poolSize));
+  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted, wrapper.features.webgpuTraining), poolSize));
   if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
   if (device.gpu) watchLoss(device.gpu, deviceFailed);
   return moduleInfo();

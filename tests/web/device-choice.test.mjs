@@ -1,5 +1,5 @@
 // The device choice (web/device-choice.js) over every combination the page can meet: auto takes WebGPU
-// only with an adapter, a device and the WebGPU build, then threads when isolated, then one thread; a forced
+// only with an adapter, a device and the WebGPU build whose runs train on it, then threads when isolated, then one thread; a forced
 // choice that cannot be had says why; the adapter's name and the banner's device line. And which worker
 // errors send a WebGPU run back to wasm (web/webgpu-device.js).
 import { test } from 'node:test';
@@ -12,10 +12,12 @@ const adapter = { vendor: 'google', architecture: 'swiftshader', device: '', des
 const gpu = { adapter, device: {}, why: null };
 
 test('auto takes WebGPU only with an adapter, a device and the WebGPU build', () => {
-  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: true, threads: true }), { device: Device.WEBGPU, why: null });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: true, gpuTraining: true, threads: true }), { device: Device.WEBGPU, why: null });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: true, gpuTraining: false, threads: true }),
+    { device: Device.WASM_THREADS, why: 'WebGPU: this version of the module cannot train on WebGPU yet (no chunked training step)' });
   assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: false, threads: true }),
     { device: Device.WASM_THREADS, why: 'WebGPU: this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)' });
-  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: 'requestDevice failed: no' }, gpuBuild: true, threads: true }),
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: 'requestDevice failed: no' }, gpuBuild: true, gpuTraining: true, threads: true }),
     { device: Device.WASM_THREADS, why: 'WebGPU: requestDevice failed: no' });
   assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: { adapter, device: null, why: null }, gpuBuild: false, threads: false }), {
     device: Device.WASM_SINGLE,
@@ -28,7 +30,7 @@ test('auto takes WebGPU only with an adapter, a device and the WebGPU build', ()
 });
 
 test('a forced device is used when it can be, and falls down the list with the reason when not', () => {
-  assert.equal(chooseDevice(Device.WEBGPU, { webgpu: gpu, gpuBuild: true, threads: false }).device, Device.WEBGPU);
+  assert.equal(chooseDevice(Device.WEBGPU, { webgpu: gpu, gpuBuild: true, gpuTraining: true, threads: false }).device, Device.WEBGPU);
   assert.equal(chooseDevice(Device.WASM_THREADS, { webgpu: gpu, gpuBuild: true, threads: true }).device, Device.WASM_THREADS);
   assert.deepEqual(chooseDevice(Device.WASM_SINGLE, { webgpu: gpu, gpuBuild: true, threads: true }), { device: Device.WASM_SINGLE, why: null });
   assert.deepEqual(chooseDevice(Device.WASM_THREADS, { webgpu: null, gpuBuild: false, threads: false }),

@@ -1,7 +1,8 @@
 // The same training on every device the page can use gives the same numbers: 20 steps of a small story
 // model (dim 32, 2 heads, 1 block, 8 x 16 windows, the built-in stories), diffusion and causal, through the
 // page's own workers (the device benchmark's runs), losses within 1e-4 relative of the single-threaded wasm
-// build. With the WebGPU build of the module laid out (web/wasm/tinyformer-gpu.*) the WebGPU row is
+// build. With the WebGPU build of the module laid out (web/wasm/tinyformer-gpu.*) and runs that train on it
+// (the wrapper's features.webgpuTraining) the WebGPU row is
 // compared too, the toy transformer must reach 0.56 on it, and a forced device loss (the LOSE_DEVICE hook:
 // device.destroy()) must hand the run to wasm, which goes on from its checkpoint.
 import { test } from 'node:test';
@@ -10,8 +11,12 @@ import { existsSync } from 'node:fs';
 
 import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState, panelButton, trainingAfterASave } from './lab-browser.mjs';
 
-const GPU_BUILD = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url));
-const NO_GPU_BUILD = !GPU_BUILD && 'no WebGPU build of the module in web/wasm/ (scripts/build-wasm.sh builds it once it exists)';
+import { features } from '../../wasm/tinyformer.js';
+
+// The WebGPU rows need the build laid out and a wrapper whose runs train on the device (else the WebGPU
+// build's runs would train on its CPU backend, and these tests would compare wasm with itself).
+const GPU_BUILD = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url)) && features.webgpuTraining;
+const NO_GPU_BUILD = !GPU_BUILD && 'no WebGPU training: web/wasm/tinyformer-gpu.* (scripts/build-wasm.sh) and Run.trainChunk in the wrapper are needed';
 const STEPS = 20;
 const TOLERANCE = 1e-4;
 

@@ -7,7 +7,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { existsSync } from 'node:fs';
+
+import { features } from '../../wasm/tinyformer.js';
 import { startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelButton, trainingAfterASave } from './lab-browser.mjs';
+
+// Why auto and a forced WebGPU leave WebGPU in this copy of the lab (the banner says it; with WebGPU
+// training in place, tests/web/device-parity.test.mjs covers the WebGPU page instead).
+const GPU_LAID_OUT = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url));
+const NO_WEBGPU = GPU_LAID_OUT
+  ? 'this version of the module cannot train on WebGPU yet \\(no chunked training step\\)'
+  : 'this copy of the lab has no WebGPU build of the module \\(web\\/wasm\\/tinyformer-gpu\\.\\*\\)';
+const WEBGPU_TRAINS = GPU_LAID_OUT && features.webgpuTraining;
 
 const SLOT = 'toy-notalking';
 const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
@@ -25,12 +36,12 @@ async function withLab(options, work) {
   }
 }
 
-test('the banner names the WebGPU adapter and the device in use; the selector forces one', () => withLab({ isolation: true }, async (page, url) => {
+test('the banner names the WebGPU adapter and the device in use; the selector forces one', { skip: WEBGPU_TRAINS && 'the lab trains on WebGPU here' }, () => withLab({ isolation: true }, async (page, url) => {
   await page.goto(url);
   const auto = await waitForModule(page);
   assert.equal(auto.module.device, 'wasm-threads');
   assert.equal(auto.module.adapter, 'google swiftshader');
-  assert.match(auto.banner, /^Device: WebAssembly, \d+ of \d+ threads \(not the first choice: WebGPU: this copy of the lab has no WebGPU build of the module \(web\/wasm\/tinyformer-gpu\.\*\)\)\. WebGPU adapter: google swiftshader\. WebAssembly /);
+  assert.match(auto.banner, new RegExp(`^Device: WebAssembly, \\d+ of \\d+ threads \\(not the first choice: WebGPU: ${NO_WEBGPU}\\)\\. WebGPU adapter: google swiftshader\\. WebAssembly `));
   const select = page.locator('#module-status select[name=device]');
   assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])),
     [['auto', 'auto'], ['webgpu', 'WebGPU'], ['wasm-threads', 'WebAssembly, threads'], ['wasm-single', 'WebAssembly, one thread']]);
@@ -47,7 +58,7 @@ test('the banner names the WebGPU adapter and the device in use; the selector fo
   await page.goto(`${url}?device=webgpu`);
   const forced = await waitForModule(page);
   assert.equal(forced.module.device, 'wasm-threads');
-  assert.match(forced.banner, /\(not WebGPU: WebGPU: this copy of the lab has no WebGPU build/);
+  assert.match(forced.banner, new RegExp(`\\(not WebGPU: WebGPU: ${NO_WEBGPU}`));
   assert.match(await page.evaluate(() => window.lab.client.request('lose-device').catch((e) => e.message)),
     /^the lab is not on WebGPU: there is no device to lose$/);
 }));

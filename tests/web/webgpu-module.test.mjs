@@ -1,0 +1,84 @@
+// The wrapper's WebGPU build in headless Chromium (software adapter, --enable-unsafe-webgpu):
+// loadTinyformer({webgpu: device}) loads tinyformer-gpu.*, starts the backend's arena on the device and
+// reads it back; a device that is gone, or options that cannot be had, fail at load with a message the
+// page's fallback rule (web/webgpu-device.js isDeviceFailure) takes for a WebGPU failure. Skips without
+// the build in web/wasm/ (scripts/build-wasm.sh lays it out).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+
+import { startLab, launch, openPage } from './lab-browser.mjs';
+
+const GPU_BUILD = existsSync(new URL('../../web/wasm/tinyformer-gpu.wasm', import.meta.url));
+const skip = !GPU_BUILD && 'no web/wasm/tinyformer-gpu.* (bash scripts/build-wasm.sh)';
+
+async function inChromium(work) {
+  const lab = await startLab({ isolation: false });
+  const browser = await launch({ webgpu: true });
+  try {
+    const { page, errors } = await openPage(browser.context);
+    // Any document of the lab's origin will do; the wrapper's own URL is the lightest (it has no favicon).
+    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+    await page.goto(`${lab.url}wasm/tinyformer.js`);
+    const result = await page.evaluate(work);
+    assert.deepEqual(errors, []);
+    return result;
+  } finally {
+    await browser.close();
+    await lab.close();
+  }
+}
+
+// In the page: a device as the worker asks for one (the adapter's buffer limits, for the arena).
+const DEVICE = `async function newDevice() {
+  const adapter = await navigator.gpu.requestAdapter();
+  const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
+  return adapter.requestDevice({ requiredLimits: { maxBufferSize, maxStorageBufferBindingSize } });
+}`;
+
+test('the WebGPU build loads on a device, and its CPU side trains and answers as the wasm builds do', { skip }, async () => {
+  const r = await inChromium(new Function(`return (async () => {
+    ${DEVICE}
+    const { loadTinyformer } = await import('/wasm/tinyformer.js');
+    const lab = await loadTinyformer({ webgpu: await newDevice(), webgpuArenaBytes: 1 << 20 });
+    const run = lab.createRun({ task: 'toy', seed: 3 });
+    const step = run.step(30);
+    const answer = { webgpu: lab.webgpu, threaded: lab.threaded, maxThreads: lab.maxThreads, losses: Array.from(step.losses),
+      handles: lab.liveHandles() };
+    run.delete();
+    answer.handlesAfter = lab.liveHandles();
+    return answer;
+  })()`));
+  assert.equal(r.webgpu, true);
+  assert.equal(r.threaded, false);
+  assert.equal(r.maxThreads, 1);
+  assert.equal(r.losses.length, 30);
+  assert.ok(r.losses.every(Number.isFinite) && r.losses[29] < r.losses[0], `losses fall: ${r.losses}`);
+  assert.equal(r.handlesAfter, r.handles - 1);
+});
+
+test('a lost device, a non-device and threads with WebGPU fail at load, named as WebGPU failures', { skip }, async () => {
+  const r = await inChromium(new Function(`return (async () => {
+    ${DEVICE}
+    const { loadTinyformer } = await import('/wasm/tinyformer.js');
+    const { isDeviceFailure } = await import('/webgpu-device.js');
+    const failure = (options) => loadTinyformer(options).then(() => null, (e) => ({ name: e.name, message: e.message, fallback: isDeviceFailure(e) }));
+    const lost = await newDevice();
+    lost.destroy();
+    await lost.lost;
+    return {
+      lost: await failure({ webgpu: lost, webgpuArenaBytes: 1 << 20 }),
+      notDevice: await failure({ webgpu: {} }),
+      threads: await failure({ webgpu: await newDevice(), threads: true }),
+      arena: await failure({ webgpu: await newDevice(), webgpuArenaBytes: 100 }),
+    };
+  })()`));
+  assert.equal(r.lost.name, 'TinyformerError');
+  assert.match(r.lost.message, /^the WebGPU build did not start: .+/);
+  assert.equal(r.lost.fallback, true);
+  assert.deepEqual(r.notDevice, { name: 'TinyformerError', message: 'webgpu must be a GPUDevice (from adapter.requestDevice())', fallback: true });
+  assert.deepEqual(r.threads, {
+    name: 'TinyformerError', message: 'the WebGPU build is single-threaded: threads must be false or left out with webgpu', fallback: true,
+  });
+  assert.deepEqual(r.arena, { name: 'TinyformerError', message: 'webgpuArenaBytes must be an integer >= 256, got 100', fallback: true });
+});
