@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node scripts/build-page.mjs [--out web/dist]`: the lab as static files for any web server. No bundler:
-// the page is plain ES modules, so the build copies web/ as it is (both wasm builds in web/wasm/, made by
+// the page is plain ES modules, so the build copies web/ as it is (the wasm builds in web/wasm/, made by
 // scripts/build-wasm.sh), adds the files of page-files.mjs (the npm files under vendor/, the wasm wrapper)
 // and a `_headers` file (the Netlify / Cloudflare
 // Pages format) asking the host for the COOP/COEP headers that let the threaded build run. Where the host

@@ -1,5 +1,6 @@
 // The Embind bindings of the module's free functions: course defaults, the built-in stories, the
-// tokenizer, the runtime (threads, memory, flops, profile, version) and the section A figures. Marshalling only.
+// tokenizer, the runtime (threads, memory, flops, profile, version, devices) and the section A figures.
+// Marshalling only.
 #include <emscripten/bind.h>
 
 #include "marshal.hpp"

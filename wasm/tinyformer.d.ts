@@ -49,6 +49,10 @@ export interface LoadOptions {
 // Loads and starts one build. Each call makes a new, independent module instance.
 export function loadTinyformer(options?: LoadOptions): Promise<Tinyformer>;
 
+// What this wrapper can do before a build is loaded: webgpuTraining is true once runs train on the WebGPU
+// device (the chunked step, Run.trainChunk); until then the WebGPU build's runs train on its CPU backend.
+export const features: { readonly webgpuTraining: boolean };
+
 // A C++ tf::Error (or other C++ exception) crossing into JS: `message` is the C++ what().
 export class TinyformerError extends Error {
   name: 'TinyformerError';

@@ -41,7 +41,7 @@ function consumerProject(dir, tarball) {
   return app;
 }
 
-test('npm pack holds the wrapper, its types and both builds, and nothing else', () => {
+test('npm pack holds the wrapper, its types and the three builds, and nothing else', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tinyformer-pack-'));
   try {
     const { files } = pack(dir);
