@@ -46,16 +46,30 @@ struct AttentionArgs {
   const float* key_keep = nullptr;  // optional [B, Tk]
 };
 
-// One optimizer step over a flat parameter buffer (PyTorch's formulas; see optim/).
+// A training step's row of the step log, on the device: step_guard writes it from the step's loss and
+// gradients, the optimizer kernels read its keep flag and clip coefficient (so a step decides on the
+// device whether it updates), and the host reads the whole log once per chunk of steps.
+enum StepLogColumn : int {
+  kStepLoss = 0,  // loss * report_scale (the figure the course reports)
+  kStepNorm,      // global 2-norm of the gradients before clipping; NaN when the loss is not finite
+  kStepKeep,      // 1 when the loss and the norm are finite (the step updates), else 0
+  kStepCoef,      // what the gradients are multiplied by before the update: the clip factor, or 1
+  kStepLogWidth
+};
+
+// One optimizer step over a flat parameter buffer (PyTorch's formulas; see optim/). guard, when set, is a
+// step-log row in device memory: the update runs only if its kStepKeep is non-zero, on grad * kStepCoef.
 struct AdamArgs {
   float lr = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weight_decay = 0.f;
   bool decoupled = false;        // AdamW: p -= lr * wd * p before the Adam update
   float bias_correction1 = 1.f;  // 1 - beta1^t
   float bias_correction2 = 1.f;  // 1 - beta2^t
+  const float* guard = nullptr;  // optional [kStepLogWidth] step-log row
 };
 struct SgdArgs {
   float lr = 1e-2f, momentum = 0.f, weight_decay = 0.f;
-  bool first_step = true;  // PyTorch initialises the momentum buffer with the first gradient
+  bool first_step = true;        // PyTorch initialises the momentum buffer with the first gradient
+  const float* guard = nullptr;  // optional [kStepLogWidth] step-log row, as in AdamArgs
 };
 
 }  // namespace tf
@@ -139,6 +153,11 @@ struct SgdArgs {
   X(rotary, void, rotary_forward,                                                                           \
     (const float* x, float* y, int64_t B, int64_t T, int64_t cols, int64_t head_dim, int64_t rotate_cols,   \
      int64_t pos_offset, bool inverse))                                                                     \
+  /* the step-log row out [kStepLogWidth] from the per-gradient sums of squares [n] and the loss [1]: */    \
+  /* norm = sqrt of their sum (in double), keep, and coef = max_norm / (norm + 1e-6) when that is < 1 */    \
+  /* and the norm finite, else 1 (max_norm = infinity: no clipping) */                                      \
+  X(step_guard, void, step_guard,                                                                           \
+    (const float* squares, size_t n, const float* loss, float report_scale, float max_norm, float* out))    \
   X(optimizer, void, adam_step,                                                                             \
     (float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a))                     \
   X(optimizer, void, sgd_step, (float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a))

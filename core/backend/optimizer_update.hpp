@@ -1,6 +1,8 @@
 // One parameter's optimizer update, shared by the reference kernels and the CUDA kernels (compiled for the
 // device there) so that both follow PyTorch 1.13's single-tensor Adam/AdamW and SGD in the same order: in
-// double, with m, v and the momentum rounded to float before they are used, as PyTorch stores them.
+// double, with m, v and the momentum rounded to float before they are used, as PyTorch stores them. Also the
+// step guard (every backend's step_guard and the optimizers' reading of a step-log row) and its clip factor
+// in float, as torch.nn.utils.clip_grad_norm_ works it out.
 #pragma once
 #include <cmath>
 
@@ -13,6 +15,28 @@
 #endif
 
 namespace tf {
+
+// Whether a step-log row lets the update run, and the factor its gradients get (no row: run, factor 1).
+TF_HOST_DEVICE inline bool guard_keeps(const float* guard) { return !guard || guard[kStepKeep] != 0.f; }
+TF_HOST_DEVICE inline float guard_coefficient(const float* guard) { return guard ? guard[kStepCoef] : 1.f; }
+
+// Finite (not NaN, not infinite) without a library call, so host and device code share it.
+TF_HOST_DEVICE inline bool finite_float(float x) { return x >= -3.40282347e38f && x <= 3.40282347e38f; }
+
+// Fills a step-log row: see step_guard in kernels.hpp. The squares are added in double in index order.
+TF_HOST_DEVICE inline void step_guard_row(const float* squares, size_t n, float loss, float report_scale,
+                                          float max_norm, float* out) {
+  double total = 0.0;
+  for (size_t i = 0; i < n; ++i) total += squares[i];
+  bool loss_finite = finite_float(loss);
+  float norm = loss_finite ? static_cast<float>(sqrt(total)) : static_cast<float>(NAN);
+  bool keep = loss_finite && finite_float(norm);
+  float coef = max_norm / (norm + 1e-6f);
+  out[kStepLoss] = loss * report_scale;
+  out[kStepNorm] = norm;
+  out[kStepKeep] = keep ? 1.f : 0.f;
+  out[kStepCoef] = keep && coef < 1.f ? coef : 1.f;
+}
 
 // The per-step constants of Adam: lr / (1 - beta1^t) and sqrt(1 - beta2^t).
 struct AdamStep {

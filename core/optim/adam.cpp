@@ -37,7 +37,8 @@ void Adam::set_beta1(float beta1) {
   beta1_ = beta1;
 }
 
-void Adam::update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t param_step) {
+void Adam::update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t param_step,
+                  const float* guard) {
   for (Tensor& s : slots)
     if (!s.defined()) s = Tensor::zeros(param.shape(), param.device());
   AdamArgs a;
@@ -47,6 +48,7 @@ void Adam::update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& 
   a.eps = eps_;
   a.weight_decay = weight_decay_;
   a.decoupled = decoupled_;
+  a.guard = guard;
   double t = static_cast<double>(param_step);
   a.bias_correction1 = static_cast<float>(1.0 - std::pow(static_cast<double>(beta1_), t));
   a.bias_correction2 = static_cast<float>(1.0 - std::pow(static_cast<double>(beta2_), t));

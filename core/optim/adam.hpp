@@ -20,8 +20,8 @@ class Adam : public Optimizer {
  protected:
   Adam(NamedTensors params, float lr, float beta1, float beta2, float eps, float weight_decay,
        bool decoupled);
-  void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots,
-              int64_t param_step) override;
+  void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t param_step,
+              const float* guard) override;
   bool slot_required(int64_t param_steps) const override { return param_steps > 0; }
 
  private:

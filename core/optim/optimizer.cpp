@@ -55,7 +55,8 @@ void Optimizer::set_lr(float lr) {
   lr_ = lr;
 }
 
-void Optimizer::step() {
+std::vector<bool> Optimizer::step(const float* guard) {
+  std::vector<bool> stepped(params_.size(), false);
   for (size_t i = 0; i < params_.size(); ++i) {
     const auto& [name, p] = params_[i];
     Tensor g = p.grad();
@@ -65,9 +66,18 @@ void Optimizer::step() {
              device_name(p.device()));
     for (Tensor& s : slots_[i])
       if (s.defined() && s.device() != p.device()) s = s.to(p.device());
-    update(p, g, slots_[i], ++param_steps_[i]);
+    update(p, g, slots_[i], ++param_steps_[i], guard);
+    stepped[i] = true;
   }
   ++steps_;
+  return stepped;
+}
+
+void Optimizer::uncount_step(const std::vector<bool>& stepped) {
+  TF_CHECK(stepped.size() == params_.size() && steps_ > 0, "uncount_step: not a step of this optimizer");
+  for (size_t i = 0; i < params_.size(); ++i)
+    if (stepped[i]) --param_steps_[i];
+  --steps_;
 }
 
 void Optimizer::zero_grad() {

@@ -2,6 +2,8 @@
 // (as PyTorch does), keeps per-parameter state tensors on the parameter's device, and exports that state
 // under stable names for checkpoints. Each update calls the backend kernel of the parameter's device, so the
 // same optimizer runs on CPU and CUDA. Step counts are exported as float tensors: exact up to 2^24 steps.
+// A training step passes its step-log row as a guard: the kernels then decide on the device whether the
+// update happens, and the counts advance regardless until the trainer reads the log and uncounts a skip.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,7 +23,11 @@ class Optimizer {
   Optimizer& operator=(const Optimizer&) = delete;
 
   // Updates every parameter that has a gradient; a parameter whose grad is undefined is left as it is.
-  void step();
+  // guard: an optional step-log row in device memory (backend/kernels.hpp): no update where its keep flag
+  // is 0, gradients times its clip factor otherwise. Returns which parameters were stepped (and counted).
+  std::vector<bool> step(const float* guard = nullptr);
+  // Takes back the counts of a step whose guard turned out to skip it (`stepped` is what step returned).
+  void uncount_step(const std::vector<bool>& stepped);
   // Drops the gradients (sets them to undefined, like PyTorch's zero_grad(set_to_none=True)).
   void zero_grad();
 
@@ -46,8 +52,8 @@ class Optimizer {
   Optimizer(NamedTensors params, float lr, std::vector<std::string> slot_names);
   // One parameter's update. slots[i] (undefined until created) is this parameter's slot_names[i] state;
   // param_step counts the steps that reached this parameter, this one included.
-  virtual void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots,
-                      int64_t param_step) = 0;
+  virtual void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t param_step,
+                      const float* guard) = 0;
   // Whether a loaded state must hold this slot for a parameter that has taken param_steps steps.
   virtual bool slot_required(int64_t param_steps) const = 0;
 

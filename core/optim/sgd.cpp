@@ -21,14 +21,18 @@ void Sgd::set_beta1(float momentum) {
   momentum_ = momentum;
 }
 
-void Sgd::update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t) {
+void Sgd::update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t,
+                 const float* guard) {
   SgdArgs a;
   a.lr = lr();
   a.momentum = momentum_;
   a.weight_decay = weight_decay_;
+  a.guard = guard;
   Tensor& buf = slots[0];
   a.first_step = !buf.defined();
-  if (momentum_ != 0.f && !buf.defined()) buf = Tensor::empty(param.shape(), param.device());
+  // Zeros, not empty: a guarded first step may turn out skipped, and the next one (not a first step any
+  // more) then computes momentum * 0 + g, which is the first step's g.
+  if (momentum_ != 0.f && !buf.defined()) buf = Tensor::zeros(param.shape(), param.device());
   float* buf_data = momentum_ != 0.f ? buf.data() : nullptr;
   backend_for(param.device())
       .sgd_step(param.data(), grad.data(), buf_data, static_cast<size_t>(param.numel()), a);

@@ -14,8 +14,8 @@ class Sgd : public Optimizer {
   void set_beta1(float momentum) override;  // sets the momentum, as OneCycleLR does for SGD
 
  protected:
-  void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots,
-              int64_t param_step) override;
+  void update(const Tensor& param, const Tensor& grad, std::vector<Tensor>& slots, int64_t param_step,
+              const float* guard) override;
   // The momentum buffer exists only once a step ran with momentum, so a state may lack it.
   bool slot_required(int64_t) const override { return false; }
 

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
+#include "backend/kernels.hpp"
 #include "ops/ops.hpp"
 #include "optim/adam.hpp"
 #include "optim/clip_grad.hpp"
@@ -61,26 +63,9 @@ Trainer::Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device d
   schedule_ = make_schedule(config_);
 }
 
-float Trainer::backward_and_clip(const LossResult& r) {
-  if (!all_finite(r.loss)) return std::numeric_limits<float>::quiet_NaN();
-  r.loss.backward();  // the engine marks its own phase
-  PhaseScope optimizer(Phase::Optimizer);
-  if (config_.clip > 0) return clip_grad_norm(optimizer_->params(), config_.clip);
-  return grad_norm(optimizer_->params());
-}
-
-void Trainer::count_skip() {
-  ++skipped_;
-  ++skipped_in_a_row_;
-  TF_CHECK(skipped_in_a_row_ < config_.max_skips, "training stopped at step ", step_, ": ", skipped_in_a_row_,
-           " steps in a row had a non-finite loss or gradient norm (the run diverged; ",
-           "a smaller learning rate or gradient clipping may help). The parameters are those of the last "
-           "good step.");
-}
-
 // A step's parts are marked as the profiler's phases (the task marks drawing its batch, the autograd engine
 // the backward pass).
-StepStats Trainer::step() {
+Trainer::QueuedStep Trainer::queue_step(float* log_row) {
   StepScope profiled;
   auto start = std::chrono::steady_clock::now();
   uint64_t flops0 = flop_count();
@@ -95,26 +80,95 @@ StepStats Trainer::step() {
     PhaseScope forward(Phase::Forward);
     r = task_->batch_loss(*model_, rng_);
   }
-  StepStats s;
-  s.grad_norm = backward_and_clip(r);
-  s.skipped = !std::isfinite(s.grad_norm);
+  r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
+  PhaseScope optimizer(Phase::Optimizer);
+  float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
+  guard_step(optimizer_->params(), r.loss, r.report_scale, max_norm, log_row);
+  QueuedStep q;
+  q.stepped = optimizer_->step(log_row);
   ++step_;
+  q.lr = optimizer_->lr();
+  q.tokens = r.tokens;
+  q.flops = flop_count() - flops0;
+  q.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return q;
+}
+
+StepStats Trainer::settle(const QueuedStep& q, const float* row, int64_t step) {
+  StepStats s;
+  s.step = step;
+  s.loss = row[kStepLoss];
+  s.grad_norm = row[kStepNorm];
+  s.skipped = row[kStepKeep] == 0.f;
   if (s.skipped) {
-    optimizer_->zero_grad();  // no NaN gradients left behind for whoever looks next
-    count_skip();
+    optimizer_->uncount_step(q.stepped);
+    ++skipped_;
+    ++skipped_in_a_row_;
   } else {
-    PhaseScope optimizer(Phase::Optimizer);
-    optimizer_->step();
     skipped_in_a_row_ = 0;
   }
-  s.step = step_;
   s.skipped_steps = skipped_;
-  s.loss = r.loss.item() * r.report_scale;
-  s.lr = optimizer_->lr();
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s.tokens = r.tokens;
-  s.flops = flop_count() - flops0;
+  s.lr = q.lr;
+  s.seconds = q.seconds;
+  s.tokens = q.tokens;
+  s.flops = q.flops;
   return s;
+}
+
+void Trainer::stop_run(int64_t step, int64_t skips_in_a_row) const {
+  fail("training stopped at step ", step, ": ", skips_in_a_row,
+       " steps in a row had a non-finite loss or gradient norm (the run diverged; ",
+       "a smaller learning rate or gradient clipping may help). The parameters are those of the last "
+       "good step.");
+}
+
+void Trainer::start_chunk(int64_t n) {
+  TF_CHECK(!chunk_pending(), "a chunk of steps is still pending: finish it (read its step log) first");
+  TF_CHECK(n >= 1, "a chunk needs at least one step, got ", n);
+  Device device = optimizer_->params().front().second.device();
+  log_ = Tensor::empty(Shape{n, kStepLogWidth}, device);
+  queued_.clear();
+  try {
+    for (int64_t i = 0; i < n; ++i) queued_.push_back(queue_step(log_.data() + i * kStepLogWidth));
+  } catch (...) {
+    log_ = Tensor();
+    queued_.clear();
+    throw;
+  }
+}
+
+const Tensor& Trainer::pending_log() const {
+  TF_CHECK(chunk_pending(), "no chunk of steps is pending");
+  return log_;
+}
+
+std::vector<StepStats> Trainer::finish_chunk() { return finish_chunk(pending_log().to_vector()); }
+
+std::vector<StepStats> Trainer::finish_chunk(const std::vector<float>& log) {
+  TF_CHECK(chunk_pending(), "no chunk of steps is pending");
+  TF_CHECK(log.size() == queued_.size() * kStepLogWidth, "the step log of ", queued_.size(), " steps has ",
+           queued_.size() * kStepLogWidth, " numbers, got ", log.size());
+  std::vector<QueuedStep> queued = std::move(queued_);
+  queued_.clear();
+  log_ = Tensor();
+  int64_t first = step_ - static_cast<int64_t>(queued.size());
+  std::vector<StepStats> stats;
+  int64_t stop_step = 0, stop_skips = 0;
+  for (size_t i = 0; i < queued.size(); ++i) {
+    stats.push_back(settle(queued[i], log.data() + i * kStepLogWidth, first + static_cast<int64_t>(i) + 1));
+    if (!stop_step && skipped_in_a_row_ >= config_.max_skips) {
+      stop_step = stats.back().step;
+      stop_skips = skipped_in_a_row_;
+    }
+  }
+  if (stats.back().skipped) optimizer_->zero_grad();  // no NaN gradients left behind for whoever looks next
+  if (stop_step) stop_run(stop_step, stop_skips);
+  return stats;
+}
+
+StepStats Trainer::step() {
+  start_chunk(1);
+  return finish_chunk().front();
 }
 
 nlohmann::json Trainer::evaluate(uint64_t seed) const {
@@ -123,6 +177,7 @@ nlohmann::json Trainer::evaluate(uint64_t seed) const {
 }
 
 Checkpoint Trainer::checkpoint() const {
+  TF_CHECK(!chunk_pending(), "a chunk of steps is still pending: finish it before saving the run");
   Checkpoint ck;
   ck.config_json = model_->config().to_json();
   ck.vocab = task_->vocabulary();

@@ -1,11 +1,20 @@
-// The training loop, one step at a time so that every front end can drive it: the CLI loops with a progress
-// bar, the web worker runs a few steps between messages. A step: schedule -> batch loss -> backward ->
-// gradient norm (and optional clipping) -> optimizer step. A step whose loss or gradient norm is NaN or
-// infinite is skipped (parameters and optimizer state untouched) and counted; config.max_skips skips in a row
-// stop the run with an error. The RNG that draws batches and masks is part of the state, so a checkpoint
-// resumes a run with exactly the losses it would have had.
+// The training loop, one step or one chunk of steps at a time so that every front end can drive it: the CLI
+// loops with a progress bar, the web worker runs a chunk between messages. A step: schedule -> batch loss ->
+// backward -> gradient norm and clip factor (the step_guard kernel) -> optimizer step, all queued on the
+// model's device without reading anything back: the guard's row of the chunk's step log says on the device
+// whether the optimizer updates. A step whose loss or gradient norm is NaN or infinite is skipped (parameters
+// and optimizer state untouched) and counted when the log is read; config.max_skips skips in a row stop the
+// run with an error. The RNG that draws batches and masks is part of the state, so a checkpoint resumes a
+// run with exactly the losses it would have had.
+//
+// On a host device the log of a chunk of one step (step()) is read at once, so a skip is uncounted before
+// the next step runs. Within a longer chunk (and on a device read asynchronously, WebGPU) the host learns of
+// a skip only at the chunk's end: the steps after it in the chunk use optimizer step counts one too high
+// (Adam's bias correction), the schedule is not held back, and the max_skips stop comes after the chunk's
+// remaining steps have run (skipped too, on a diverged model).
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "io/checkpoint.hpp"
 #include "optim/optimizer.hpp"
@@ -37,7 +46,16 @@ class Trainer {
   static std::unique_ptr<Trainer> resume(const TrainConfig& config, const Checkpoint& ck,
                                          std::unique_ptr<Task> task, Device device = Device::CPU);
 
+  // One step, its stats read at once.
   StepStats step();
+  // A chunk: start_chunk(n) queues n steps and reads nothing; finish_chunk reads the step log once and
+  // returns each step's stats (the max_skips stop is thrown from there). A device read asynchronously gets
+  // the log from pending_log() itself and passes its numbers ([n, kStepLogWidth] floats) to finish_chunk.
+  void start_chunk(int64_t n);
+  bool chunk_pending() const { return log_.defined(); }
+  const Tensor& pending_log() const;  // [n, kStepLogWidth] on the model's device
+  std::vector<StepStats> finish_chunk();
+  std::vector<StepStats> finish_chunk(const std::vector<float>& log);
   std::optional<float> validation_loss() const { return task_->validation_loss(*model_); }
   nlohmann::json evaluate(uint64_t seed) const;
 
@@ -65,8 +83,21 @@ class Trainer {
   int64_t step_ = 0;
   int64_t skipped_ = 0, skipped_in_a_row_ = 0;
 
-  float backward_and_clip(const LossResult& r);  // the gradient norm, NaN when the loss is not finite
-  void count_skip();                             // throws after config_.max_skips skips in a row
+  // What the host knows of a queued step before its log row is read.
+  struct QueuedStep {
+    float lr = 0;
+    double seconds = 0;
+    int64_t tokens = 0;
+    uint64_t flops = 0;
+    std::vector<bool> stepped;  // the parameters the optimizer counted a step for
+  };
+  Tensor log_;  // [chunk steps, kStepLogWidth]; undefined when no chunk is pending
+  std::vector<QueuedStep> queued_;
+
+  QueuedStep queue_step(float* log_row);
+  // The stats of a queued step from its log row; a skip is counted (and the optimizer's count taken back).
+  StepStats settle(const QueuedStep& q, const float* row, int64_t step);
+  [[noreturn]] void stop_run(int64_t step, int64_t skips_in_a_row) const;  // the max_skips error
 };
 
 // The optimizer and schedule a config names, over the model's parameters.

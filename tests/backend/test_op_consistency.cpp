@@ -6,6 +6,7 @@
 // bitwise-identical results at 1 and 3 threads.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -654,12 +655,23 @@ Entry rotary_entry() {
           }};
 }
 
+// A step-log row as the optimizer kernels read it: guard 1 keeps the step with a clip factor, 2 skips it.
+Floats guard_row(int64_t guard) {
+  Floats row(kStepLogWidth, 0.f);
+  row[kStepKeep] = guard == 1 ? 1.f : 0.f;
+  row[kStepCoef] = guard == 1 ? 0.37f : 1.f;
+  return row;
+}
+
 std::vector<Entry> optimizer_entries() {
   std::vector<Entry> e;
-  // Sizes {n, variant, step}: variant 0 Adam, 1 Adam with L2 weight decay, 2 AdamW.
+  // Sizes {n, variant, step, guard}: variant 0 Adam, 1 Adam with L2 weight decay, 2 AdamW; guard 0 none,
+  // else a step-log row in device memory (guard_row).
   std::vector<Sizes> adam;
   for (int64_t n : {1, 7, 17, 1000, 40001})
-    for (int64_t variant = 0; variant < 3; ++variant) adam.push_back({n, variant, n % 5 + 1});
+    for (int64_t variant = 0; variant < 3; ++variant) adam.push_back({n, variant, n % 5 + 1, 0});
+  for (int64_t n : {7, 1000})
+    for (int64_t guard = 1; guard < 3; ++guard) adam.push_back({n, n % 3, 2, guard});
   e.push_back(
       {"adam_step", adam, {1e-7f, 2e-6f}, [](const Sizes& s, Rng& rng) {
          AdamArgs a;
@@ -668,34 +680,67 @@ std::vector<Entry> optimizer_entries() {
          a.decoupled = s[1] == 2;
          a.bias_correction1 = 1.f - std::pow(a.beta1, static_cast<float>(s[2]));
          a.bias_correction2 = 1.f - std::pow(a.beta2, static_cast<float>(s[2]));
-         int64_t n = s[0];
+         int64_t n = s[0], guard = s[3];
          Call c{{normal(rng, n), normal(rng, n), normal(rng, n, 0.1f), uniform(rng, n, 0.f, 0.01f)}, {}, {}};
+         if (guard) c.f.push_back(guard_row(guard));
          c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
-           be.adam_step(f[0], f[1], f[2], f[3], sz(n), a);
+           AdamArgs on_device = a;
+           if (guard) on_device.guard = f[4];
+           be.adam_step(f[0], f[1], f[2], f[3], sz(n), on_device);
            return Floats{};
          };
          return c;
        }});
-  // Sizes {n, momentum, weight decay}: momentum 0 (no buffer: a null pointer), 1 first step, 2 a later step.
+  // Sizes {n, momentum, weight decay, guard}: momentum 0 (no buffer: a null pointer), 1 first step, 2 a later
+  // step; guard as for Adam.
   std::vector<Sizes> sgd;
   for (int64_t n : {1, 7, 17, 1000, 40001})
     for (int64_t m = 0; m < 3; ++m)
-      for (int64_t wd = 0; wd < 2; ++wd) sgd.push_back({n, m, wd});
+      for (int64_t wd = 0; wd < 2; ++wd) sgd.push_back({n, m, wd, 0});
+  for (int64_t m = 0; m < 3; ++m)
+    for (int64_t guard = 1; guard < 3; ++guard) sgd.push_back({17, m, 1, guard});
   e.push_back({"sgd_step", sgd, {1e-6f, 1e-6f}, [](const Sizes& s, Rng& rng) {
                  SgdArgs a;
                  a.lr = 0.05f;
                  a.momentum = s[1] ? 0.9f : 0.f;
                  a.first_step = s[1] == 1;
                  a.weight_decay = s[2] ? 0.01f : 0.f;
-                 int64_t n = s[0];
+                 int64_t n = s[0], guard = s[3];
                  Call c{{normal(rng, n), normal(rng, n), normal(rng, n)}, {}, {}};
+                 if (guard) c.f.push_back(guard_row(guard));
                  c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
-                   be.sgd_step(f[0], f[1], a.momentum != 0.f ? f[2] : nullptr, sz(n), a);
+                   SgdArgs on_device = a;
+                   if (guard) on_device.guard = f[3];
+                   be.sgd_step(f[0], f[1], a.momentum != 0.f ? f[2] : nullptr, sz(n), on_device);
                    return Floats{};
                  };
                  return c;
                }});
   return e;
+}
+
+// Sizes {n, case}: case 0 clips (max_norm below the norm), 1 does not (max_norm infinite), 2 a max_norm
+// above the norm, 3 a NaN loss, 4 an infinite square, 5 squares whose float sum would overflow but whose
+// double sum does not.
+Entry step_guard_entry() {
+  std::vector<Sizes> sizes;
+  for (int64_t n : {0, 1, 5, 60})
+    for (int64_t kind = 0; kind < 6; ++kind) sizes.push_back({n, kind});
+  return {"step_guard", sizes, {0, 0}, [](const Sizes& s, Rng& rng) {
+            int64_t n = s[0], kind = s[1];
+            Floats squares = uniform(rng, std::max<int64_t>(n, 1), 0.f, 3.f);
+            if (kind == 4 && n) squares[sz(n - 1)] = kInf;
+            if (kind == 5)
+              for (float& x : squares) x = 3e38f;
+            Floats loss{kind == 3 ? kNaN : 2.5f};
+            float max_norm = kind == 0 ? 0.5f : kind == 2 ? 1e6f : kInf;
+            Call c{{squares, loss, Floats(kStepLogWidth, -1.f)}, {}, {}};
+            c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
+              be.step_guard(f[0], sz(n), f[1], 0.25f, max_norm, f[2]);
+              return Floats{};
+            };
+            return c;
+          }};
 }
 
 Entry fill_entry() {
@@ -727,6 +772,7 @@ const std::vector<Entry>& table() {
     add(cross_entropy_entries());
     add(optimizer_entries());
     add({fill_entry()});
+    add({step_guard_entry()});
     return all;
   }();
   return t;

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <limits>
 
+#include "backend/backend.hpp"
 #include "io/checkpoint.hpp"
+#include "support/backends.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"
 
@@ -55,6 +57,35 @@ void set_value(const Tensor& p, size_t i, float value) {
   std::vector<float> v = p.to_vector();
   v[i] = value;
   p.copy_from(Tensor::from_vector(v, p.shape()));
+}
+
+// n single steps against chunks of the given sizes on a fresh run each: every stat and, at the end, every
+// parameter and optimizer state bit must agree (a host device reads at once what WebGPU reads later).
+std::vector<StepStats> check_chunks_match_steps(const TrainConfig& c, const std::vector<int64_t>& chunks) {
+  Trainer single(c, make_task(c)), chunked(c, make_task(c));
+  std::vector<StepStats> all;
+  for (int64_t n : chunks) {
+    chunked.start_chunk(n);
+    CHECK(chunked.chunk_pending());
+    std::vector<StepStats> got = chunked.finish_chunk();
+    REQUIRE(got.size() == static_cast<size_t>(n));
+    all.insert(all.end(), got.begin(), got.end());
+    for (const StepStats& g : got) {
+      StepStats want = single.step();
+      CHECK(g.step == want.step);
+      CHECK(g.loss == want.loss);
+      CHECK(g.grad_norm == want.grad_norm);
+      CHECK(g.lr == want.lr);
+      CHECK(g.skipped == want.skipped);
+      CHECK(g.skipped_steps == want.skipped_steps);
+      CHECK(g.tokens == want.tokens);
+      CHECK(g.flops == want.flops);
+    }
+  }
+  CHECK_FALSE(chunked.chunk_pending());
+  CHECK(chunked.steps_done() == single.steps_done());
+  CHECK(state_bits(chunked) == state_bits(single));
+  return all;
 }
 
 TrainConfig toy_run() {
@@ -163,5 +194,67 @@ TEST_SUITE("trainer") {
     c.max_skips = 0;
     CHECK_THROWS_WITH_AS(Trainer(c, make_task(c)), doctest::Contains("max_skips"), Error);
     CHECK(TrainConfig::from_json(toy_run().to_json()).max_skips == 20);
+  }
+
+  TEST_CASE("chunks of steps give the losses, norms and state of single steps on every CPU backend") {
+    TrainConfig c = toy_run();
+    c.clip = 0.5f;  // the toy's norms start above it: the clip factor is read from the device log
+    test::for_each_cpu_backend([&] {
+      std::vector<StepStats> stats = check_chunks_match_steps(c, {1, 4, 7});
+      CHECK(stats.front().grad_norm > c.clip);
+    });
+    TrainConfig unclipped = c;  // and the factor changes the update (so the comparison above used it)
+    unclipped.clip = 0.f;
+    Trainer clipped_run(c, make_task(c)), unclipped_run(unclipped, make_task(unclipped));
+    CHECK(clipped_run.step().loss == unclipped_run.step().loss);
+    CHECK(state_bits(clipped_run) != state_bits(unclipped_run));
+    Backend* previous = set_backend(Device::CPU, &reference_backend());
+    c.model.dim = 8;  // the reference kernels are slow; the toy is small already, this keeps it quick
+    check_chunks_match_steps(c, {3, 2});
+    c.optimizer = "sgd";
+    c.momentum = 0.9f;
+    check_chunks_match_steps(c, {2, 3});
+    set_backend(Device::CPU, previous);
+  }
+
+  TEST_CASE("a chunk's step log can be read elsewhere and handed back; a pending chunk blocks the rest") {
+    TrainConfig c = toy_run();
+    Trainer reference(c, make_task(c)), t(c, make_task(c));
+    t.start_chunk(3);
+    CHECK_THROWS_WITH_AS(t.start_chunk(1), doctest::Contains("still pending"), Error);
+    CHECK_THROWS_WITH_AS(t.checkpoint(), doctest::Contains("still pending"), Error);
+    CHECK(t.pending_log().shape() == Shape{3, kStepLogWidth});
+    std::vector<float> log = t.pending_log().to_vector();  // as the page's asynchronous read would get it
+    CHECK_THROWS_WITH_AS(t.finish_chunk(std::vector<float>(5)), doctest::Contains("has 12 numbers, got 5"),
+                         Error);
+    std::vector<StepStats> got = t.finish_chunk(log);
+    for (const StepStats& g : got) CHECK(g.loss == reference.step().loss);
+    CHECK_THROWS_WITH_AS(t.finish_chunk(), doctest::Contains("no chunk of steps is pending"), Error);
+    CHECK_THROWS_WITH_AS(t.start_chunk(0), doctest::Contains("at least one step"), Error);
+  }
+
+  TEST_CASE("skips inside a chunk are counted when its log is read, and max_skips stops the run there") {
+    TrainConfig c = toy_run();
+    c.max_skips = 3;
+    Trainer t(c, make_task(c));
+    CHECK_FALSE(t.step().skipped);  // the optimizer has state by now
+    set_value(parameter(t, "out.bias"), 0, std::numeric_limits<float>::infinity());
+    auto before = state_bits(t);
+    t.start_chunk(2);  // nothing read, nothing known yet
+    CHECK(t.skipped_steps() == 0);
+    CHECK(t.optimizer().steps() == 3);
+    std::vector<StepStats> got = t.finish_chunk();
+    CHECK(got[0].skipped);
+    CHECK(got[1].skipped_steps == 2);
+    CHECK(t.optimizer().steps() == 1);  // the skipped steps' counts were taken back
+    CHECK(state_bits(t) == before);
+    t.start_chunk(3);
+    CHECK_THROWS_WITH_AS(
+        t.finish_chunk(),
+        doctest::Contains("training stopped at step 4: 3 steps in a row had a non-finite loss"), Error);
+    CHECK(t.skipped_steps() == 5);
+    CHECK(t.steps_done() == 6);
+    CHECK_FALSE(t.chunk_pending());
+    CHECK(state_bits(t) == before);
   }
 }

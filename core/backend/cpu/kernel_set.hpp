@@ -18,6 +18,7 @@
 #include "backend/cpu/reduce.hpp"
 #include "backend/cpu/rotary.hpp"
 #include "backend/cpu/softmax.hpp"
+#include "backend/cpu/step_guard.hpp"
 
 namespace tf::cpu {
 

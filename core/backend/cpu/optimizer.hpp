@@ -1,22 +1,23 @@
 // CPU optimizer steps over flat parameter ranges, PyTorch 1.13's single-tensor formulas in float:
 // Adam/AdamW  m = b1 m + (1-b1) g,  v = b2 v + (1-b2) g^2,  p -= lr/bc1 * m / (sqrt(v)/sqrt(bc2) + eps), with
 // g += wd p (Adam) or p *= 1 - lr wd first (AdamW); SGD  buf = g (first step) or momentum buf + g, p -= lr
-// buf.
+// buf. A step-log guard (AdamArgs::guard) lives in host memory here: read once, before the threads start.
 #pragma once
 #include <cmath>
 #include <cstddef>
 
 #include "backend/cpu/parallel.hpp"
 #include "backend/cpu/simd_tail.hpp"
-#include "backend/kernels.hpp"
+#include "backend/optimizer_update.hpp"
 
 namespace tf::cpu {
 
 template <class A>
 struct AdamLanes {
-  batch<A> b1, c1, b2, c2, step, bc2_sqrt, eps, decay, l2;
+  batch<A> coef, b1, c1, b2, c2, step, bc2_sqrt, eps, decay, l2;
   explicit AdamLanes(const AdamArgs& a)
-      : b1(a.beta1),
+      : coef(guard_coefficient(a.guard)),
+        b1(a.beta1),
         c1(1.f - a.beta1),
         b2(a.beta2),
         c2(1.f - a.beta2),
@@ -27,7 +28,7 @@ struct AdamLanes {
         l2(a.decoupled ? 0.f : a.weight_decay) {}
   // Updates p, m, v in place.
   void step_lanes(batch<A>& p, const batch<A>& grad, batch<A>& m, batch<A>& v) const {
-    batch<A> g = grad + l2 * p;
+    batch<A> g = grad * coef + l2 * p;
     p = p * decay;
     m = b1 * m + c1 * g;
     v = b2 * v + c2 * g * g;
@@ -62,15 +63,15 @@ void adam_step_span(float* param, const float* grad, float* m, float* v, size_t 
 // momentum may be null when a.momentum is 0 (no buffer is kept then).
 template <class A>
 void sgd_step_span(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
-  batch<A> lr(a.lr), wd(a.weight_decay), mu(a.momentum);
+  batch<A> lr(a.lr), wd(a.weight_decay), mu(a.momentum), coef(guard_coefficient(a.guard));
   if (a.momentum == 0.f) {
     update_binary<A>(grad, param, n,
-                     [=](const batch<A>& g, const batch<A>& p) { return p - lr * (g + wd * p); });
+                     [=](const batch<A>& g, const batch<A>& p) { return p - lr * (g * coef + wd * p); });
     return;
   }
   bool first = a.first_step;
   auto buffer = [=](const batch<A>& g, const batch<A>& p, const batch<A>& buf) {
-    batch<A> d = g + wd * p;
+    batch<A> d = g * coef + wd * p;
     return first ? d : mu * buf + d;
   };
   constexpr size_t W = batch<A>::size;
@@ -94,12 +95,14 @@ void sgd_step_span(float* param, const float* grad, float* momentum, size_t n, c
 
 template <class A>
 void adam_step(float* param, const float* grad, float* m, float* v, size_t n, const AdamArgs& a) {
+  if (!guard_keeps(a.guard)) return;
   for_spans(n, [&](size_t o, size_t len) { adam_step_span<A>(param + o, grad + o, m + o, v + o, len, a); });
 }
 
 // momentum may be null when a.momentum is 0 (no buffer is kept then).
 template <class A>
 void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
+  if (!guard_keeps(a.guard)) return;
   for_spans(n, [&](size_t o, size_t len) {
     sgd_step_span<A>(param + o, grad + o, momentum ? momentum + o : nullptr, len, a);
   });

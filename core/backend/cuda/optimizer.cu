@@ -1,5 +1,6 @@
 // Optimizer steps, one thread per parameter, each running the reference's own update
-// (backend/optimizer_update.hpp: PyTorch 1.13's single-tensor Adam, AdamW and SGD in double).
+// (backend/optimizer_update.hpp: PyTorch 1.13's single-tensor Adam, AdamW and SGD in double). A step-log
+// guard is read by every thread from device memory: the host never learns whether the step updated.
 #include "backend/cuda/common.cuh"
 #include "backend/cuda/kernels.cuh"
 #include "backend/optimizer_update.hpp"
@@ -10,11 +11,17 @@ namespace {
 
 __global__ void adam_kernel(float* param, const float* grad, float* m, float* v, int64_t n, AdamArgs a,
                             AdamStep s) {
-  for (int64_t i = flat_begin(); i < n; i += flat_stride()) adam_update(param[i], grad[i], m[i], v[i], a, s);
+  if (!guard_keeps(a.guard)) return;
+  float coef = guard_coefficient(a.guard);
+  for (int64_t i = flat_begin(); i < n; i += flat_stride())
+    adam_update(param[i], grad[i] * coef, m[i], v[i], a, s);
 }
 
 __global__ void sgd_kernel(float* param, const float* grad, float* momentum, int64_t n, SgdArgs a) {
-  for (int64_t i = flat_begin(); i < n; i += flat_stride()) sgd_update(param[i], grad[i], momentum[i], a);
+  if (!guard_keeps(a.guard)) return;
+  float coef = guard_coefficient(a.guard);
+  for (int64_t i = flat_begin(); i < n; i += flat_stride())
+    sgd_update(param[i], grad[i] * coef, momentum[i], a);
 }
 
 }  // namespace
