@@ -54,6 +54,35 @@ class Handle {
       return out;
     });
   }
+  // Chunks: start_chunk queues n steps and says where their step log lies; finish_chunk takes the log's
+  // numbers as the wrapper read them and returns each step's stats.
+  val start_chunk(int n) {
+    return guarded([&] { return block_value(s_->start_chunk(n)); });
+  }
+  val finish_chunk(const val& log) {
+    return guarded([&] {
+      return step_stats_array(s_->finish_chunk(emscripten::convertJSArrayToNumberVector<float>(log)));
+    });
+  }
+  std::string device() const { return device_name(s_->device()); }
+  // [{name, shape, pointer, bytes}]: where each parameter lies on the device, for a snapshot.
+  std::string parameter_blocks() const {
+    return guarded([&] {
+      nlohmann::json out = nlohmann::json::array();
+      for (const DeviceBlock& b : s_->parameter_blocks())
+        out.push_back({{"name", b.name},
+                       {"shape", b.shape.dims()},
+                       {"pointer", reinterpret_cast<uintptr_t>(b.data)},
+                       {"bytes", b.bytes}});
+      return out.dump();
+    });
+  }
+  void load_weights(const val& weights, const std::string& vocabulary_json) {
+    guarded([&] {
+      s_->load_weights(named_tensors_of(weights),
+                       nlohmann::json::parse(vocabulary_json).get<std::vector<std::string>>());
+    });
+  }
   val validation_loss() const {
     return guarded([&] {
       std::optional<float> v = s_->trainer("validation").validation_loss();
@@ -194,6 +223,11 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
       .function("encode", &Handle::encode)
       .function("decode", &Handle::decode)
       .function("step", &Handle::step)
+      .function("startChunk", &Handle::start_chunk)
+      .function("finishChunk", &Handle::finish_chunk)
+      .function("device", &Handle::device)
+      .function("parameterBlocks", &Handle::parameter_blocks)
+      .function("loadWeights", &Handle::load_weights)
       .function("validationLoss", &Handle::validation_loss)
       .function("evaluate", &Handle::evaluate)
       .function("copyWeightsFrom", &Handle::copy_weights_from)

@@ -70,4 +70,47 @@ SavedRun saved_run_of(const std::string& bytes) {
   return load_saved_run_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
+val block_value(const DeviceBlock& b) {
+  val out = val::object();
+  out.set("pointer", static_cast<double>(reinterpret_cast<uintptr_t>(b.data)));
+  out.set("bytes", static_cast<double>(b.bytes));
+  return out;
+}
+
+val step_stats_array(const std::vector<StepStats>& stats) {
+  val out = val::array();
+  for (const StepStats& s : stats) {
+    val o = val::object();
+    o.set("step", static_cast<double>(s.step));
+    o.set("loss", s.loss);
+    o.set("lr", s.lr);
+    o.set("gradNorm", s.grad_norm);
+    o.set("skipped", s.skipped);
+    o.set("skippedSteps", static_cast<double>(s.skipped_steps));
+    o.set("seconds", s.seconds);
+    o.set("tokens", static_cast<double>(s.tokens));
+    o.set("flops", static_cast<double>(s.flops));
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
+NamedTensors named_tensors_of(const val& weights) {
+  NamedTensors out;
+  const size_t n = weights["length"].as<size_t>();
+  for (size_t i = 0; i < n; ++i) {
+    val w = weights[i];
+    TF_CHECK(w["name"].isString(), "weights must be [{name, shape, data}]");
+    std::vector<int64_t> dims;  // Embind has no int64 views: read as doubles
+    for (double d : emscripten::convertJSArrayToNumberVector<double>(w["shape"]))
+      dims.push_back(static_cast<int64_t>(d));
+    std::vector<float> data = emscripten::convertJSArrayToNumberVector<float>(w["data"]);
+    Shape shape(dims);
+    TF_CHECK(static_cast<size_t>(shape.numel()) == data.size(), "weight '", w["name"].as<std::string>(),
+             "' has ", data.size(), " numbers for the shape ", shape.str());
+    out.emplace_back(w["name"].as<std::string>(), Tensor::from_vector(data, shape));
+  }
+  return out;
+}
+
 }  // namespace tf::marshal

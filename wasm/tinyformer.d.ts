@@ -276,6 +276,12 @@ export interface Model {
   // Copies every parameter of another Model or Run in memory into this one, by name; names and shapes are
   // checked first and on an error nothing changes (course C10). A Run keeps its optimizer state.
   copyWeightsFrom(other: Model): void;
+  // The device this model's parameters live on: 'cpu' (wasm memory) or, in a WebGPU build, 'webgpu'.
+  readonly device: string;
+  // Copies this model's parameters into `target` (a Model or Run of this module, e.g. one on the CPU for
+  // the views and checkpoint saving while this one trains on WebGPU), read asynchronously from the device
+  // one parameter at a time; vocabularies, names and shapes are checked first. Resolves to `target`.
+  snapshotTo<T extends Model>(target: T): Promise<T>;
   // A safetensors checkpoint (weights, config, vocabulary, task, the loss history; a Run adds optimizer
   // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from.
   checkpoint(): Uint8Array;
@@ -315,6 +321,19 @@ export interface StepResult {
   gflopsPerSecond: number;  // matrix and attention work (the core's flop count) per second
 }
 
+// One step of a chunk (Run.trainChunk).
+export interface StepStats {
+  step: number;          // steps done after this one
+  loss: number;          // the course's figure (per token on stories); NaN/inf when skipped
+  lr: number;
+  gradNorm: number;      // global 2-norm of the gradients before clipping (NaN when the loss was not finite)
+  skipped: boolean;      // the loss or gradient norm was not finite: no update was made
+  skippedSteps: number;  // skipped by this Run so far, this one included
+  seconds: number;       // host time spent queueing the step (on the CPU: the step's wall time)
+  tokens: number;
+  flops: number;         // matrix and attention work of this step
+}
+
 export interface Run extends Model {
   readonly trainConfig: TrainConfig;
   readonly task: TaskName;
@@ -322,6 +341,12 @@ export interface Run extends Model {
   // n >= 1 (default 1). A non-finite step is skipped and counted; trainConfig.maxSkips of them in a row
   // throw ("training stopped ..."), leaving the parameters of the last good step.
   step(n?: number): StepResult;
+  // n >= 1 steps that read nothing back while they run (on WebGPU nothing may be read synchronously); the
+  // losses and norms stay on the device and are read once, asynchronously, afterwards. Skips are settled
+  // then: max_skips in a row reject the promise with "training stopped ...". Inside one chunk, steps after
+  // a skipped one use Adam step counts one too high (the skip is learnt at the chunk's end). One chunk at a
+  // time: another call before this one resolves throws.
+  trainChunk(n?: number): Promise<StepStats[]>;
   validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks
   // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
   // accuracy on 2000 fresh inputs, stories validation loss.

@@ -178,6 +178,14 @@ function bytesOf(bytes) {
   fail('checkpoint bytes must be a Uint8Array or an ArrayBuffer');
 }
 
+// A device range {pointer, bytes} of float32 numbers, copied out: WebGPU memory with the module's
+// asynchronous read (Module.webgpuRead, see the WebGPU contract), anything else straight out of wasm memory.
+// trainChunk and snapshotTo read through it on every device, so Node's CPU tests run the WebGPU path.
+async function readFloats(wasm, device, { pointer, bytes }) {
+  if (device === 'webgpu') return new Float32Array(await wasm.webgpuRead(pointer, bytes));
+  return new Float32Array(wasm.HEAPU8.slice(pointer, pointer + bytes).buffer);
+}
+
 function mergeConfig(defaults, input) {
   const { model = {}, ...rest } = input;
   return { ...defaults, ...rest, model: { ...defaults.model, ...model } };
@@ -324,6 +332,7 @@ class Model {
     this.#wasm = wasm;
     this.config = parseJson(handle.configJson());
     this.vocabulary = JSON.parse(handle.vocabularyJson());
+    this.device = handle.device();
   }
 
   get deleted() {
@@ -422,6 +431,17 @@ class Model {
     if (!(other instanceof Model)) fail('copyWeightsFrom needs a Model or Run of this module');
     guard(() => this._h.copyWeightsFrom(other._h));
   }
+  // Every parameter copied into `target` (a Model or Run of this module) through readFloats: the page keeps
+  // a CPU copy of a model that trains on WebGPU for its views and for saving checkpoints.
+  async snapshotTo(target) {
+    if (!(target instanceof Model) || target._wasm !== this._wasm) fail('snapshotTo needs a Model or Run of this module');
+    const blocks = JSON.parse(guard(() => this._h.parameterBlocks()));
+    const vocabulary = this._h.vocabularyJson();
+    const weights = [];
+    for (const b of blocks) weights.push({ name: b.name, shape: b.shape, data: await readFloats(this._wasm, this.device, b) });
+    guard(() => target._h.loadWeights(weights, vocabulary));
+    return target;
+  }
   checkpoint() {
     return guard(() => this._h.checkpoint());
   }
@@ -448,6 +468,13 @@ class Run extends Model {
       tokensPerSecond: r.seconds > 0 ? r.tokens / r.seconds : 0,
       gflopsPerSecond: r.seconds > 0 ? (r.flops / r.seconds) * 1e-9 : 0,
     };
+  }
+  // n steps queued without a read; their step log read once afterwards (readFloats) and settled.
+  async trainChunk(n = 1) {
+    if (!Number.isInteger(n)) fail(`trainChunk: n must be an integer, got ${n}`);
+    const log = guard(() => this._h.startChunk(n));
+    const rows = await readFloats(this._wasm, this.device, log);
+    return guard(() => this._h.finishChunk(rows));
   }
   validationLoss() {
     return guard(() => this._h.validationLoss());

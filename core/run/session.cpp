@@ -79,6 +79,34 @@ StepTotals Session::step(int64_t n) {
   return totals;
 }
 
+DeviceBlock Session::start_chunk(int64_t n) {
+  TF_CHECK(n >= 1 && n <= 1000000, "a chunk needs 1 <= n <= 1e6 steps, got ", n);
+  Trainer& t = trainer("training");
+  t.start_chunk(n);
+  const Tensor& log = t.pending_log();
+  return {"", log.data(), static_cast<size_t>(log.numel()) * sizeof(float), log.shape()};
+}
+
+std::vector<StepStats> Session::finish_chunk() { return kept(trainer("training").finish_chunk()); }
+
+std::vector<StepStats> Session::finish_chunk(const std::vector<float>& log) {
+  return kept(trainer("training").finish_chunk(log));
+}
+
+std::vector<StepStats> Session::kept(std::vector<StepStats> stats) {
+  for (const StepStats& s : stats) losses_.push_back(s.loss);
+  return stats;
+}
+
+Device Session::device() const { return model().module().named_parameters().front().second.device(); }
+
+std::vector<DeviceBlock> Session::parameter_blocks() const {
+  std::vector<DeviceBlock> blocks;
+  for (const auto& [name, p] : model().module().named_parameters())
+    blocks.push_back({name, p.data(), static_cast<size_t>(p.numel()) * sizeof(float), p.shape()});
+  return blocks;
+}
+
 Checkpoint Session::checkpoint() const {
   Checkpoint ck = trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
   ck.losses = losses_;
@@ -92,9 +120,13 @@ Tensor Session::parameter(const std::string& name) const {
 }
 
 void Session::copy_weights_from(const Session& other) {
-  require_same_vocabulary(other.vocab(), vocab_);  // the same shapes can number other words
+  load_weights(other.model().module().named_parameters(), other.vocab());
+}
+
+void Session::load_weights(const NamedTensors& params, const std::vector<std::string>& vocab) {
+  require_same_vocabulary(vocab, vocab_);  // the same shapes can number other words
   Checkpoint weights;
-  weights.params = other.model().module().named_parameters();
+  weights.params = params;
   load_parameters(model().module(), weights);
 }
 

@@ -1,7 +1,10 @@
 // What a front end holds in memory: a training run (a Trainer), or a model opened from a file for viewing
 // and writing, together with the task and vocabulary it came with. The page's worker keeps several (one per
 // slot) through the Embind layer, which only marshals; they read one parameter or copy weights from
-// another session in memory instead of round-tripping through file bytes.
+// another session in memory instead of round-tripping through file bytes. Training in chunks leaves the
+// step figures on the device until the chunk is finished: a device read asynchronously (WebGPU) has its
+// log, and for a weight snapshot its parameters, read by the caller from where parameter_blocks() and
+// start_chunk say.
 #pragma once
 #include <memory>
 #include <optional>
@@ -30,6 +33,14 @@ struct StepTotals {
   int64_t skipped_steps = 0;  // skipped by this run so far
 };
 
+// A range of device memory for a caller to read itself (the asynchronous WebGPU read): a tensor's numbers.
+struct DeviceBlock {
+  std::string name;  // a parameter's Module name; "" for a step log
+  const float* data = nullptr;
+  size_t bytes = 0;
+  Shape shape;
+};
+
 class Session {
  public:
   // A fresh run; a story run's vocabulary (and so the model's vocab) comes from its text.
@@ -46,9 +57,18 @@ class Session {
   Trainer& trainer(const char* purpose) const;  // a tf::Error saying what `purpose` needs when viewing
   TaskKind task() const { return task_; }
   const std::vector<std::string>& vocab() const { return vocab_; }
+  Device device() const;                              // where the model's parameters live
   const WordCodec& codec(const char* purpose) const;  // a tf::Error when the model has no vocabulary
 
   StepTotals step(int64_t n);
+  // n steps queued without reading the device; the block is the chunk's step log ([n, kStepLogWidth]).
+  DeviceBlock start_chunk(int64_t n);
+  // The queued steps' stats: read from the device here (host devices), or from the log's numbers as the
+  // caller read them. Skips and the max_skips stop are settled here (see Trainer).
+  std::vector<StepStats> finish_chunk();
+  std::vector<StepStats> finish_chunk(const std::vector<float>& log);
+  // Where each parameter's numbers lie on the model's device, for a snapshot read by the caller.
+  std::vector<DeviceBlock> parameter_blocks() const;
   // The loss of every step so far (NaN for a skipped one), carried on from the file a run resumed from.
   const std::vector<float>& losses() const { return losses_; }
   // A training run's whole state, or a viewed model's weights (weights-only file); both with the losses.
@@ -58,6 +78,9 @@ class Session {
   // Copies every parameter of `other` into this model by name (vocabularies, names and shapes checked
   // first; on error nothing changes). The optimizer state stays (course C10: diffusion from causal weights).
   void copy_weights_from(const Session& other);
+  // The same from named tensors (e.g. a snapshot read from another session's device) of a model with the
+  // vocabulary `vocab`.
+  void load_weights(const NamedTensors& params, const std::vector<std::string>& vocab);
   void set_causal(bool causal);
 
  private:
@@ -69,6 +92,8 @@ class Session {
   std::vector<std::string> vocab_;
   std::optional<WordCodec> codec_;
   std::vector<float> losses_;
+
+  std::vector<StepStats> kept(std::vector<StepStats> stats);  // adds a chunk's losses to losses_
 };
 
 }  // namespace tf

@@ -1,14 +1,36 @@
 // A Session as the front ends hold it: the loss history it keeps is a typed part of the run, carried in
-// its checkpoint and on through a resume (the page's download and upload rely on it).
+// its checkpoint and on through a resume (the page's download and upload rely on it); the chunk API and
+// weight snapshots read through device blocks (what the WebGPU page does with asynchronous reads).
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
+#include "backend/kernels.hpp"
 #include "io/checkpoint.hpp"
 #include "run/saved_run.hpp"
 #include "run/session.hpp"
+#include "util/error.hpp"
 
 using namespace tf;
+
+namespace {
+
+TrainConfig toy_run(uint64_t seed) {
+  TrainConfig c = TrainConfig::for_task("toy", ModelKind::Transformer);
+  c.batch = 8;
+  c.seed = seed;
+  return c;
+}
+
+// A block's numbers, read as the page's asynchronous read would (here the memory is the host's).
+std::vector<float> read_block(const DeviceBlock& b) {
+  std::vector<float> v(b.bytes / sizeof(float));
+  std::memcpy(v.data(), b.data, b.bytes);
+  return v;
+}
+
+}  // namespace
 
 TEST_SUITE("session") {
   TEST_CASE("a run's checkpoint carries every step's loss, and a resumed run goes on from them") {
@@ -29,5 +51,34 @@ TEST_SUITE("session") {
     CHECK(std::equal(first.losses.begin(), first.losses.end(), resumed->losses().begin()));
     CHECK(resumed->losses()[3] == more.losses[0]);
     CHECK(Session::view(saved)->checkpoint().losses == first.losses);  // weights only, history kept
+  }
+
+  TEST_CASE("a chunk's log is read by the caller and gives the losses of step(n)") {
+    auto single = Session::create(toy_run(1), nullptr), chunked = Session::create(toy_run(1), nullptr);
+    StepTotals want = single->step(6);
+    DeviceBlock log = chunked->start_chunk(4);
+    CHECK(log.shape == Shape{4, kStepLogWidth});
+    CHECK(log.bytes == 4 * kStepLogWidth * sizeof(float));
+    std::vector<StepStats> got = chunked->finish_chunk(read_block(log));
+    chunked->start_chunk(2);
+    for (const StepStats& s : chunked->finish_chunk()) got.push_back(s);  // read by the session itself
+    REQUIRE(got.size() == 6);
+    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i].loss == want.losses[i]);
+    CHECK(got.back().step == 6);
+    CHECK(chunked->device() == Device::CPU);
+    CHECK_THROWS_WITH_AS(chunked->start_chunk(0), doctest::Contains("1 <= n <= 1e6"), Error);
+  }
+
+  TEST_CASE("a snapshot read through parameter_blocks loads as copy_weights_from does") {
+    auto source = Session::create(toy_run(2), nullptr), target = Session::create(toy_run(3), nullptr);
+    source->step(2);
+    NamedTensors snapshot;
+    for (const DeviceBlock& b : source->parameter_blocks())
+      snapshot.emplace_back(b.name, Tensor::from_vector(read_block(b), b.shape));
+    CHECK(snapshot.size() == source->model().module().named_parameters().size());
+    target->load_weights(snapshot, source->vocab());
+    for (const auto& [name, p] : source->model().module().named_parameters())
+      CHECK(target->parameter(name).to_vector() == p.to_vector());
+    CHECK_THROWS_WITH_AS(target->load_weights(snapshot, {"a", "b"}), doctest::Contains("vocabular"), Error);
   }
 }

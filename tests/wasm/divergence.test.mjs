@@ -5,21 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds } from './support.mjs';
-
-// The checkpoint with its first parameter's first number replaced by NaN.
-function poisoned(bytes) {
-  const copy = new Uint8Array(bytes);
-  const view = new DataView(copy.buffer);
-  const headerLength = Number(view.getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(copy.subarray(8, 8 + headerLength)));
-  const name = Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
-  view.setFloat32(8 + headerLength + header[name].data_offsets[0], NaN, true);
-  return copy;
-}
+import { describeBuilds, poisoned } from './support.mjs';
 
 describeBuilds('divergence', (lab) => {
-
   test('a huge learning rate gives skipped steps, counted in the step stats', () => {
     const run = lab.tf.createRun({ task: 'toy', optimizer: 'sgd', lr: 9.9, seed: 1, maxSkips: 100 });
     try {

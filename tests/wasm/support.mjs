@@ -72,3 +72,14 @@ export function row(t, r) {
   const cols = t.shape[t.shape.length - 1];
   return t.data.subarray(r * cols, (r + 1) * cols);
 }
+
+// The checkpoint with its first parameter's first number replaced by NaN.
+export function poisoned(bytes) {
+  const copy = new Uint8Array(bytes);
+  const view = new DataView(copy.buffer);
+  const headerLength = Number(view.getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(copy.subarray(8, 8 + headerLength)));
+  const name = Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
+  view.setFloat32(8 + headerLength + header[name].data_offsets[0], NaN, true);
+  return copy;
+}

@@ -1,0 +1,73 @@
+// Run.trainChunk (steps that read nothing back; their step log read once afterwards, asynchronously, as the
+// WebGPU page must) against the per-step path, skips and the maxSkips stop settled from the log, and
+// Model.snapshotTo against copyWeightsFrom: on the CPU, through the same read path the WebGPU build uses.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { TinyformerError } from '../../wasm/tinyformer.js';
+import { describeBuilds, poisoned } from './support.mjs';
+
+function sameParameters(a, b) {
+  for (const { name } of a.parameters().rows) assert.deepEqual(a.parameter(name).data, b.parameter(name).data, name);
+}
+
+describeBuilds('training in chunks', (lab) => {
+  test('chunks give the losses, steps and weights of step()', async () => {
+    const config = { task: 'toy', seed: 3, batch: 8, clip: 0.5 };  // the toy's early norms are clipped
+    const single = lab.tf.createRun(config);
+    const chunked = lab.tf.createRun(config);
+    try {
+      assert.equal(chunked.device, 'cpu');
+      const stepped = single.step(12);
+      const stats = [...(await chunked.trainChunk(5)), ...(await chunked.trainChunk(7))];
+      assert.equal(stats.length, 12);
+      assert.deepEqual(stats.map((s) => s.loss), Array.from(stepped.losses));
+      assert.deepEqual(stats.map((s) => s.step), Array.from({ length: 12 }, (_, i) => i + 1));
+      for (const s of stats) {
+        assert.equal(s.skipped, false);
+        assert.ok(Number.isFinite(s.gradNorm) && s.gradNorm > 0, `norm ${s.gradNorm}`);
+        assert.equal(s.lr, stepped.lr);
+        assert.ok(s.tokens > 0 && s.flops > 0 && s.seconds >= 0);
+      }
+      assert.ok(stats.some((s) => s.gradNorm > 0.5), 'the clip factor was used');
+      assert.equal(chunked.stepsDone, 12);
+      sameParameters(single, chunked);
+    } finally {
+      single.delete();
+      chunked.delete();
+    }
+  });
+
+  test('skips are settled from the log; maxSkips in a row reject the chunk', async () => {
+    const run = lab.tf.createRun({ task: 'toy', seed: 2, maxSkips: 3 });
+    try {
+      run.loadWeights(poisoned(run.checkpoint()));
+      const two = await run.trainChunk(2);
+      assert.deepEqual(two.map((s) => [s.skipped, s.skippedSteps]), [[true, 1], [true, 2]]);
+      assert.ok(two.every((s) => Number.isNaN(s.loss) && Number.isNaN(s.gradNorm)));
+      await assert.rejects(run.trainChunk(2), (e) => e instanceof TinyformerError && /stopped at step 3: 3 steps in a row/.test(e.message));
+      assert.equal(run.stepsDone, 4);
+      await assert.rejects(run.trainChunk(0), (e) => e instanceof TinyformerError && /1 <= n/.test(e.message));
+    } finally {
+      run.delete();
+    }
+  });
+
+  test('snapshotTo copies a run into another model as copyWeightsFrom does, and checks names', async () => {
+    const run = lab.tf.createRun({ task: 'toy', seed: 4, batch: 8 });
+    const copy = lab.tf.createRun({ task: 'toy', seed: 5, batch: 8 });
+    const sorter = lab.tf.createRun({ task: 'sort', seed: 1 });
+    try {
+      await run.trainChunk(3);
+      assert.equal(await run.snapshotTo(copy), copy);
+      sameParameters(run, copy);
+      assert.equal(copy.stepsDone, 0, 'weights only: the target keeps its own run state');
+      await assert.rejects(run.snapshotTo(sorter), TinyformerError);
+      await assert.rejects(run.snapshotTo({}), /snapshotTo needs a Model or Run/);
+    } finally {
+      run.delete();
+      copy.delete();
+      sorter.delete();
+    }
+  });
+});
