@@ -56,11 +56,12 @@ TEST_SUITE("profile") {
     }
     // The toy step: embeddings, attention (fused, reading q, k and v as column ranges), layer norms, the
     // feed-forward's GELU, matrix products, the bias rows each linear layer's product starts from (a
-    // broadcasting strided copy), the diffusion loss's cross-entropy, reductions (loss, gradient norm, the
-    // finite check, bias gradients), residual arithmetic and fills, Adam, and the memory every tensor takes.
+    // broadcasting strided copy), the diffusion loss's cross-entropy, reductions (loss, the gradients' sums
+    // of squares, bias gradients), the step guard (norm, clip factor, keep flag on the device), residual
+    // arithmetic and fills, Adam, and the memory every tensor takes.
     std::set<std::string> expected{"attention", "copy_strided", "cross_entropy", "elementwise",
                                    "embedding", "gelu",         "gemm",          "layer_norm",
-                                   "memory",    "optimizer",    "reduce"};
+                                   "memory",    "optimizer",    "reduce",        "step_guard"};
     for (const std::string& name : expected) CHECK_MESSAGE(seen.count(name) == 1, "no time for ", name);
     for (const std::string& name : seen) CHECK_MESSAGE(expected.count(name) == 1, "unexpected stem ", name);
     CHECK(p.steps == 1);
