@@ -1,5 +1,6 @@
 // Adam/AdamW and SGD on WebGPU (optimizer.wgsl): the per-step constants are formed here in double, as
-// optimizer_update.hpp forms them for the reference, and handed to a flat f32 kernel.
+// optimizer_update.hpp forms them for the reference, and handed to a flat f32 kernel. A step-log guard row
+// is read by every invocation from the arena (keep flag, clip factor): the host never learns the outcome.
 #include "backend/optimizer_update.hpp"
 #include "backend/webgpu/dispatch.hpp"
 #include "backend/webgpu/kernels.hpp"
@@ -12,7 +13,8 @@ namespace {
 struct OptimizerParams {
   uint32_t param, grad, m, v, n, decoupled, has_momentum, first_step;
   float beta1, one_minus_beta1, beta2, one_minus_beta2, eps, step_size, bc2_sqrt, weight_decay, decay;
-  float pad1[3];
+  uint32_t guard, has_guard;  // the step-log row's word, and whether there is one
+  float pad1;
 };
 static_assert(sizeof(OptimizerParams) == 80);
 
@@ -32,6 +34,8 @@ void adam_step(float* param, const float* grad, float* m, float* v, size_t n, co
   p.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
   p.weight_decay = a.decoupled ? 0.f : a.weight_decay;
   p.decay = static_cast<float>(1.0 - static_cast<double>(a.lr) * a.weight_decay);
+  p.has_guard = a.guard ? 1u : 0u;
+  p.guard = a.guard ? word(a.guard) : 0u;
   dispatch_1d("optimizer", "adam_step", &p, sizeof p, n);
 }
 
@@ -46,6 +50,8 @@ void sgd_step(float* param, const float* grad, float* momentum, size_t n, const 
   p.beta1 = a.momentum;
   p.step_size = a.lr;
   p.weight_decay = a.weight_decay;
+  p.has_guard = a.guard ? 1u : 0u;
+  p.guard = a.guard ? word(a.guard) : 0u;
   dispatch_1d("optimizer", "sgd_step", &p, sizeof p, n);
 }
 

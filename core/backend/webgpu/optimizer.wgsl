@@ -22,10 +22,21 @@ struct Params {
   bc2_sqrt: f32,     // sqrt(1 - beta2^t)
   weight_decay: f32, // L2 term added to the gradient (Adam without decoupling, SGD)
   decay: f32,        // AdamW: 1 - lr * weight_decay
+  guard: u32,      // the step-log row (kStepKeep at +2, kStepCoef at +3), when has_guard
+  has_guard: u32,
   _pad1: f32,
-  _pad2: f32,
-  _pad3: f32,
 };
+
+// The gradient factor of a guarded step, or -1 when its row says skip (keep 0).
+fn guard_factor() -> f32 {
+  if (p.has_guard == 0u) {
+    return 1.0;
+  }
+  if (mem[p.guard + 2u] == 0.0) {
+    return -1.0;
+  }
+  return mem[p.guard + 3u];
+}
 @group(0) @binding(1) var<uniform> p: Params;
 
 @compute @workgroup_size(256)
@@ -35,8 +46,12 @@ fn adam_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grou
   if (i >= p.n) {
     return;
   }
+  let coef = guard_factor();
+  if (coef < 0.0) {
+    return;
+  }
   var w = mem[p.param + i];
-  var g = mem[p.grad + i];
+  var g = mem[p.grad + i] * coef;
   if (p.decoupled != 0u) {
     w = w * p.decay;
   } else {
@@ -56,8 +71,12 @@ fn sgd_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) group
   if (i >= p.n) {
     return;
   }
+  let coef = guard_factor();
+  if (coef < 0.0) {
+    return;
+  }
   let w = mem[p.param + i];
-  var g = mem[p.grad + i] + p.weight_decay * w;
+  var g = mem[p.grad + i] * coef + p.weight_decay * w;
   if (p.has_momentum != 0u) {
     if (p.first_step == 0u) {
       g = p.beta1 * mem[p.m + i] + g;
