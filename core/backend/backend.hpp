@@ -32,6 +32,33 @@ class Backend {
   std::string name_;
 };
 
+// Binds every memory entry and kernel of `table` to the function of the same name in namespace `ns`: a
+// device backend's whole table in one line, e.g. TF_BIND_BACKEND(table, cuda). TF_BIND_KERNELS binds the
+// kernels alone (a host backend shares host_memory.cpp's entries).
+#define TF_BIND_ENTRY_(stem, ret, name, params) bound_table_.name = &bound_ns_::name;
+#define TF_BIND_KERNELS(table, ns)     \
+  do {                                 \
+    Backend& bound_table_ = (table);   \
+    namespace bound_ns_ = ns;          \
+    TF_BACKEND_KERNELS(TF_BIND_ENTRY_) \
+  } while (0)
+#define TF_BIND_BACKEND(table, ns)     \
+  do {                                 \
+    Backend& bound_table_ = (table);   \
+    namespace bound_ns_ = ns;          \
+    TF_BACKEND_MEMORY(TF_BIND_ENTRY_)  \
+    TF_BACKEND_KERNELS(TF_BIND_ENTRY_) \
+  } while (0)
+
+// A device backend's table, made once by `bind` and never destroyed (storages freed after main returns
+// still reach it).
+template <class Bind>
+Backend& immortal_backend(Device device, const char* name, Bind bind) {
+  auto* table = new Backend(device, name);
+  bind(*table);
+  return *table;
+}
+
 // The backend that ops use for tensors on a device. Tests may swap the CPU one for the reference backend.
 Backend& backend_for(Device d);
 Backend* set_backend(Device d, Backend* b);  // returns the previous one; nullptr restores the default

@@ -8,16 +8,9 @@
 namespace tf {
 
 Backend& cuda_backend() {
-  // Never destroyed: storages freed after main returns still reach it.
-  static Backend* backend = [] {
-    auto* b = new Backend(Device::CUDA, "cuda");
-#define TF_BIND_CUDA(stem, ret, name, params) b->name = &cuda::name;
-    TF_BACKEND_MEMORY(TF_BIND_CUDA)
-    TF_BACKEND_KERNELS(TF_BIND_CUDA)
-#undef TF_BIND_CUDA
-    return b;
-  }();
-  return *backend;
+  static Backend& backend =
+      immortal_backend(Device::CUDA, "cuda", [](Backend& b) { TF_BIND_BACKEND(b, cuda); });
+  return backend;
 }
 
 bool cuda_device_present() {

@@ -8,9 +8,7 @@ namespace tf {
 Backend& reference_backend() {
   static Backend backend = [] {
     Backend b = host_backend("reference");
-#define TF_BIND_REFERENCE(stem, ret, name, params) b.name = &ref::name;
-    TF_BACKEND_KERNELS(TF_BIND_REFERENCE)
-#undef TF_BIND_REFERENCE
+    TF_BIND_KERNELS(b, ref);
     return b;
   }();
   return backend;

@@ -8,16 +8,9 @@
 namespace tf {
 
 Backend& webgpu_backend() {
-  // Never destroyed: storages freed after main returns still reach it.
-  static Backend* backend = [] {
-    auto* b = new Backend(Device::WEBGPU, "webgpu");
-#define TF_BIND_WEBGPU(stem, ret, name, params) b->name = &webgpu::name;
-    TF_BACKEND_MEMORY(TF_BIND_WEBGPU)
-    TF_BACKEND_KERNELS(TF_BIND_WEBGPU)
-#undef TF_BIND_WEBGPU
-    return b;
-  }();
-  return *backend;
+  static Backend& backend =
+      immortal_backend(Device::WEBGPU, "webgpu", [](Backend& b) { TF_BIND_BACKEND(b, webgpu); });
+  return backend;
 }
 
 bool webgpu_device_present() { return webgpu::present(); }
