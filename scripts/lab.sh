@@ -24,11 +24,11 @@ build_wasm_tests() {  # the C++ suites under emcc, run in Node by ctest (and cor
   bash scripts/build-wasm.sh --webgpu-tests
 }
 
-# The kernels against the reference on Chromium's WebGPU adapter (software: small shapes only). Until every
-# stem has its WGSL, the cases that need all kernels are left out.
+# The kernels against the reference and every op's backward against central differences on Chromium's
+# WebGPU adapter (software: small shapes only).
 run_webgpu_tests() {
   TF_WEBGPU_TIMEOUT_S=300 node tests/webgpu/run-in-chromium.mjs build/wasm-gpu/tests/core_tests.js \
-    -ts=gemm,webgpu_memory,op_consistency -tce='*bitwise*'
+    -ts=gemm,webgpu_memory,op_consistency,gradcheck -tce='*bitwise*'
 }
 
 build_cuda() {

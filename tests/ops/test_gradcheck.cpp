@@ -4,7 +4,9 @@
 // the host in double so float rounding of the sum does not drown the difference. A wrong backward (a missing
 // factor, a wrong sign, a transposed index, a dropped mask) is off by O(1); float32 forward noise over a
 // step of 1e-2 used at most a twentieth of the tolerance when it was set. The whole list runs on the CPU
-// backend and again with the reference backend installed.
+// backend, again with the reference backend installed, and on the WebGPU device when one was handed in (the
+// browser test build: its reads await the GPU through Asyncify). Cases build their leaves on the CPU; the
+// check moves them to the device under test, and a case's other tensors follow its first input's device.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -15,6 +17,7 @@
 #include "autograd/node.hpp"
 #include "backend/backend.hpp"
 #include "ops/ops.hpp"
+#include "support/backends.hpp"
 #include "util/rng.hpp"
 
 using namespace tf;
@@ -57,15 +60,31 @@ constexpr float kStep = 1e-2f;
 constexpr double kAtol = 1e-3, kRtol = 2e-3;
 constexpr int64_t kMaxProbes = 24;  // elements probed per input (all of them when fewer)
 
+// The case's leaves as new leaves on `device`: moved first, then marked, so the gradient lands on the device.
+Inputs on_device(const Inputs& leaves, Device device) {
+  Inputs out;
+  for (const Tensor& t : leaves) {
+    Tensor moved = t.detach().to(device);
+    if (t.requires_grad()) moved.set_requires_grad(true);
+    out.push_back(moved);
+  }
+  return out;
+}
+
+// Overwrites element e of t in place through its backend (the tensor may live in device memory).
+void set_element(const Tensor& t, int64_t e, float value) {
+  backend_for(t.device()).copy_from_host(t.data() + e, &value, sizeof value);
+}
+
 // Messages for every probed element whose analytic and numeric gradients disagree.
-std::vector<std::string> gradcheck(const GradCase& c, uint64_t seed) {
+std::vector<std::string> gradcheck(const GradCase& c, uint64_t seed, Device device = Device::CPU) {
   Rng rng(seed);
-  Inputs in = c.inputs(rng);
+  Inputs in = on_device(c.inputs(rng), device);
   Outputs outs = c.f(in);
   std::vector<std::vector<float>> R;
   Tensor loss;
   for (const Tensor& o : outs) {
-    Tensor r = constant(rng, o.shape());
+    Tensor r = constant(rng, o.shape()).to(o.device());
     R.push_back(r.to_vector());
     Tensor term = sum(mul(o, r));
     loss = loss.defined() ? add(loss, term) : term;
@@ -79,18 +98,21 @@ std::vector<std::string> gradcheck(const GradCase& c, uint64_t seed) {
       failures.push_back(c.name + ": input " + std::to_string(i) + " got no gradient");
       continue;
     }
+    if (g.device() != device)
+      failures.push_back(c.name + ": input " + std::to_string(i) + "'s gradient is on " +
+                         device_name(g.device()) + ", not " + device_name(device));
     std::vector<float> analytic = g.to_vector();
     int64_t n = in[i].numel();
-    float* x = in[i].data();  // the CPU backends' tensors live in host memory
+    std::vector<float> x = in[i].to_vector();
     for (int64_t p = 0; p < std::min(n, kMaxProbes); ++p) {
       int64_t e = n <= kMaxProbes ? p : rng.below(n);
-      float keep = x[e], up = keep + kStep, down = keep - kStep;
+      float keep = x[static_cast<size_t>(e)], up = keep + kStep, down = keep - kStep;
       NoGrad no_grad;
-      x[e] = up;
+      set_element(in[i], e, up);
       double lu = host_loss(c.f(in), R);
-      x[e] = down;
+      set_element(in[i], e, down);
       double ld = host_loss(c.f(in), R);
-      x[e] = keep;
+      set_element(in[i], e, keep);
       double numeric = (lu - ld) / (static_cast<double>(up) - static_cast<double>(down));
       double a = analytic[static_cast<size_t>(e)];
       if (!(std::fabs(numeric - a) <= kAtol + kRtol * std::fabs(a)))
@@ -271,17 +293,19 @@ std::vector<GradCase> layer_cases() {
                  return Inputs{param(rng, {3, 7}, 2.f)};
                },
                [](const Inputs& x) { return Outputs{log_softmax(x[0])}; }});
-  v.push_back({"masked_fill (broadcast causal mask)",
-               [](Rng& rng) {
-                 return Inputs{param(rng, {2, 3, 4, 4})};
-               },
-               [](const Inputs& x) { return Outputs{masked_fill(x[0], causal_mask(4), 0.5f)}; }});
   v.push_back(
-      {"softmax of masked_fill with -inf",
+      {"masked_fill (broadcast causal mask)",
        [](Rng& rng) {
-         return Inputs{param(rng, {2, 5, 5})};
+         return Inputs{param(rng, {2, 3, 4, 4})};
        },
-       [](const Inputs& x) { return Outputs{softmax(masked_fill(x[0], causal_mask(5), -INFINITY))}; }});
+       [](const Inputs& x) { return Outputs{masked_fill(x[0], causal_mask(4, x[0].device()), 0.5f)}; }});
+  v.push_back({"softmax of masked_fill with -inf",
+               [](Rng& rng) {
+                 return Inputs{param(rng, {2, 5, 5})};
+               },
+               [](const Inputs& x) {
+                 return Outputs{softmax(masked_fill(x[0], causal_mask(5, x[0].device()), -INFINITY))};
+               }});
   v.push_back({"cross_entropy (mean)",
                [](Rng& rng) {
                  return Inputs{param(rng, {2, 3, 6}, 2.f)};
@@ -296,7 +320,7 @@ std::vector<GradCase> layer_cases() {
                },
                [](const Inputs& x) {
                  Ids t({3, 0, 1, 1, 2}, Shape{5});
-                 Tensor w = Tensor::from_vector({0.5f, 0.f, 2.f, 0.25f, 1.f}, Shape{5});
+                 Tensor w = Tensor::from_vector({0.5f, 0.f, 2.f, 0.25f, 1.f}, Shape{5}, x[0].device());
                  return Outputs{cross_entropy(x[0], t, w)};
                }});
   v.push_back({"rotary (all columns)",
@@ -338,7 +362,7 @@ std::vector<GradCase> attention_cases() {
                },
                [](const Inputs& x) {
                  AttentionOptions o;
-                 o.key_keep = Tensor::from_vector({1, 1, 0, 1, 0, 1, 1, 1, 1, 0}, Shape{2, 5});
+                 o.key_keep = Tensor::from_vector({1, 1, 0, 1, 0, 1, 1, 1, 1, 0}, Shape{2, 5}, x[0].device());
                  return Outputs{attention(x[0], x[1], x[2], 2, o)};
                }});
   v.push_back({"attention cross (Tq != Tk)",
@@ -385,10 +409,10 @@ std::vector<GradCase> all_cases() {
   return all;
 }
 
-void check_all() {
+void check_all(Device device = Device::CPU) {
   std::vector<GradCase> cases = all_cases();
   for (size_t i = 0; i < cases.size(); ++i) {
-    std::vector<std::string> failures = gradcheck(cases[i], 100 + i);
+    std::vector<std::string> failures = gradcheck(cases[i], 100 + i, device);
     std::string all;
     for (const std::string& f : failures) all += "\n  " + f;
     CHECK_MESSAGE(failures.empty(), cases[i].name, ":", all);
@@ -417,6 +441,15 @@ TEST_SUITE("gradcheck") {
     Backend* previous = set_backend(Device::CPU, &reference_backend());
     check_all();
     set_backend(Device::CPU, previous);
+  }
+
+  TEST_CASE("every op's backward matches central differences on the WebGPU backend") {
+    std::string skip = test::webgpu_skip_reason();
+    if (!skip.empty()) {
+      MESSAGE(skip);
+      return;
+    }
+    check_all(Device::WEBGPU);
   }
 
   TEST_CASE("the check catches a backward that is off by half") {

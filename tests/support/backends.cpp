@@ -25,6 +25,16 @@ std::string cuda_skip_reason() {
 #endif
 }
 
+std::string webgpu_skip_reason() {
+#ifdef TF_WITH_WEBGPU
+  for (Backend* b : available_backends())
+    if (b->device() == Device::WEBGPU) return "";
+  return "WebGPU backend built, but no GPUDevice was handed in: WebGPU checks skipped";
+#else
+  return "built without WebGPU (-DTF_WEBGPU=ON, run in Chromium): WebGPU checks skipped";
+#endif
+}
+
 void for_each_cpu_backend(const std::function<void()>& body) {
   for (const BackendUnderTest& b : backends_under_test()) {
     if (b.backend->device() != Device::CPU) continue;

@@ -17,6 +17,8 @@ struct BackendUnderTest {
 std::vector<BackendUnderTest> backends_under_test();
 // Why CUDA is not among them, or "" when it is (printed once so a skipped GPU check is visible).
 std::string cuda_skip_reason();
+// Why the WebGPU backend is not among them, or "" when it is (its device is handed in only in Chromium).
+std::string webgpu_skip_reason();
 // Runs body once per CPU backend under test, installed meanwhile as the backend of CPU tensors.
 void for_each_cpu_backend(const std::function<void()>& body);
 
