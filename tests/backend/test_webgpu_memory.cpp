@@ -110,6 +110,13 @@ TEST_SUITE("webgpu_memory") {
       message = e.what();
     }
     CHECK(message.find("no_such_entry") != std::string::npos);
+    // The failed pass's own validation error is an uncaptured error that may arrive after the read: take it
+    // here, so that it is not raised in the next test that uses the device.
+    try {
+      be->copy_to_host(host, d, sizeof host);
+    } catch (const Error&) {
+    }
+    CHECK_NOTHROW(be->copy_to_host(host, d, sizeof host));
     be->deallocate(d, 16);
   }
 #endif
