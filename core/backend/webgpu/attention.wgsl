@@ -4,8 +4,6 @@
 // dq = ds k; then a workgroup per key row forms dk = ds^T q and dv = w^T dout, adding the query rows in
 // order. No atomics; each gradient is written only in its own head's columns (dq, dk, dv may share rows).
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   B: u32,
   heads: u32,
@@ -34,37 +32,7 @@ struct Params {
 };
 @group(0) @binding(1) var<uniform> p: Params;
 
-const WG: u32 = 64u;
 const LOWEST: f32 = -0x1.fffffep+127f;  // the lowest finite f32
-var<workgroup> scratch: array<f32, WG>;
-var<private> nan_bits: u32 = 0x7fc00000u;  // read at run time: a NaN may not be a constant
-
-fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
-fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
-fn nan() -> f32 { return bitcast<f32>(nan_bits); }
-
-fn max_nan(a: f32, b: f32) -> f32 {
-  if (is_nan(a) || is_nan(b)) {
-    return select(b, a, is_nan(a));
-  }
-  return max(a, b);
-}
-
-// Tree reductions of v over the workgroup (max_nan when take_max), handed to every invocation.
-fn group_reduce(v: f32, lid: u32, take_max: bool) -> f32 {
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (lid < s) {
-      let o = scratch[lid + s];
-      scratch[lid] = select(scratch[lid] + o, max_nan(scratch[lid], o), take_max);
-    }
-    workgroupBarrier();
-  }
-  let total = scratch[0];
-  workgroupBarrier();
-  return total;
-}
 
 fn visible(b: u32, i: u32, j: u32) -> bool {
   if (p.causal != 0u && i32(j) > i32(i) + p.q_offset) {
@@ -78,6 +46,10 @@ fn head_row(base: u32, stride: u32, b: u32, T: u32, t: u32, h: u32) -> u32 {
   return base + (b * T + t) * stride + h * p.D;
 }
 
+// Query row r of the [B, heads, Tq] rows: batch b, head h, position i.
+struct QueryRow { b: u32, h: u32, i: u32 };
+fn query_row(r: u32) -> QueryRow { return QueryRow(r / (p.Tq * p.heads), (r / p.Tq) % p.heads, r % p.Tq); }
+
 fn dot_rows(a: u32, c: u32) -> f32 {
   var s = 0.0;
   for (var d = 0u; d < p.D; d++) {
@@ -87,18 +59,15 @@ fn dot_rows(a: u32, c: u32) -> f32 {
 }
 
 @compute @workgroup_size(WG)
-fn attention_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>,
-                     @builtin(num_workgroups) groups: vec3<u32>) {
-  for (var r = wg.x; r < p.B * p.heads * p.Tq; r += groups.x) {
-    let i = r % p.Tq;
-    let h = (r / p.Tq) % p.heads;
-    let b = r / (p.Tq * p.heads);
-    let qi = head_row(p.q, p.q_row, b, p.Tq, i, h);
+fn attention_forward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
+  for (var r = rows.wg.x; r < p.B * p.heads * p.Tq; r += rows.groups.x) {
     let w = p.weights + r * p.Tk;
+    let q = query_row(r);
+    let qi = head_row(p.q, p.q_row, q.b, p.Tq, q.i, q.h);
     var m = LOWEST;
     for (var j = lid; j < p.Tk; j += WG) {
-      if (visible(b, i, j)) {
-        let s = p.scale * dot_rows(qi, head_row(p.k, p.k_row, b, p.Tk, j, h));
+      if (visible(q.b, q.i, j)) {
+        let s = p.scale * dot_rows(qi, head_row(p.k, p.k_row, q.b, p.Tk, j, q.h));
         mem[w + j] = s;
         m = max_nan(m, s);
       }
@@ -109,7 +78,7 @@ fn attention_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgro
     var sum = 0.0;
     for (var j = lid; j < p.Tk; j += WG) {
       var e = 0.0;
-      if (visible(b, i, j) && !bad) {
+      if (visible(q.b, q.i, j) && !bad) {
         e = exp(mem[w + j] - m);
       }
       mem[w + j] = e;
@@ -121,12 +90,12 @@ fn attention_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgro
       mem[w + j] = select(select(mem[w + j] / total, 0.0, total == 0.0), nan(), bad);
     }
     storageBarrier();  // the output reads weights that other invocations wrote
-    let o = head_row(p.out, p.out_row, b, p.Tq, i, h);
+    let o = head_row(p.out, p.out_row, q.b, p.Tq, q.i, q.h);
     for (var d = lid; d < p.D; d += WG) {
       var acc = 0.0;
       for (var j = 0u; j < p.Tk; j++) {
-        if (visible(b, i, j)) {  // a hidden key's value never reaches the output, even as 0 * NaN
-          acc += mem[w + j] * mem[head_row(p.v, p.v_row, b, p.Tk, j, h) + d];
+        if (visible(q.b, q.i, j)) {  // a hidden key's value never reaches the output, even as 0 * NaN
+          acc += mem[w + j] * mem[head_row(p.v, p.v_row, q.b, p.Tk, j, q.h) + d];
         }
       }
       mem[o + d] = select(acc, nan(), bad);  // bad implies a visible key
@@ -136,18 +105,15 @@ fn attention_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgro
 
 // Per query row: ds (into the scratch) and dq.
 @compute @workgroup_size(WG)
-fn attention_backward(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>,
-                      @builtin(num_workgroups) groups: vec3<u32>) {
-  for (var r = wg.x; r < p.B * p.heads * p.Tq; r += groups.x) {
-    let i = r % p.Tq;
-    let h = (r / p.Tq) % p.heads;
-    let b = r / (p.Tq * p.heads);
-    let go = head_row(p.out, p.out_row, b, p.Tq, i, h);
+fn attention_backward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
+  for (var r = rows.wg.x; r < p.B * p.heads * p.Tq; r += rows.groups.x) {
+    let q = query_row(r);
+    let go = head_row(p.out, p.out_row, q.b, p.Tq, q.i, q.h);
     let w = p.weights + r * p.Tk;
     let ds = p.ds + r * p.Tk;
     var s = 0.0;
     for (var j = lid; j < p.Tk; j += WG) {
-      let dw = dot_rows(go, head_row(p.v, p.v_row, b, p.Tk, j, h));
+      let dw = dot_rows(go, head_row(p.v, p.v_row, q.b, p.Tk, j, q.h));
       mem[ds + j] = dw;
       s += mem[w + j] * dw;
     }
@@ -156,11 +122,11 @@ fn attention_backward(@builtin(local_invocation_index) lid: u32, @builtin(workgr
       mem[ds + j] = mem[w + j] * (mem[ds + j] - wdw) * p.scale;
     }
     storageBarrier();  // dq reads ds that other invocations wrote
-    let dqi = head_row(p.dq, p.q_row, b, p.Tq, i, h);
+    let dqi = head_row(p.dq, p.q_row, q.b, p.Tq, q.i, q.h);
     for (var d = lid; d < p.D; d += WG) {
       var acc = 0.0;
       for (var j = 0u; j < p.Tk; j++) {
-        acc += mem[ds + j] * mem[head_row(p.k, p.k_row, b, p.Tk, j, h) + d];
+        acc += mem[ds + j] * mem[head_row(p.k, p.k_row, q.b, p.Tk, j, q.h) + d];
       }
       mem[dqi + d] = acc;
     }
@@ -169,9 +135,8 @@ fn attention_backward(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 
 // Per key row (b, h, j): dk = sum over i of ds[i, j] q_i, dv = sum over i of w[i, j] dout_i.
 @compute @workgroup_size(WG)
-fn attention_backward_keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>,
-                           @builtin(num_workgroups) groups: vec3<u32>) {
-  for (var r = wg.x; r < p.B * p.heads * p.Tk; r += groups.x) {
+fn attention_backward_keys(rows: Rows, @builtin(local_invocation_index) lid: u32) {
+  for (var r = rows.wg.x; r < p.B * p.heads * p.Tk; r += rows.groups.x) {
     let j = r % p.Tk;
     let bh = r / p.Tk;
     let h = bh % p.heads;

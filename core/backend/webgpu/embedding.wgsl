@@ -2,8 +2,6 @@
 // walks the ids in order and adds into dtable: repeated ids meet in one invocation, so no float atomics
 // are needed and the sums come out in the reference's order (bitwise reproducible).
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   table: u32,  // [V, C] (dtable in the backward pass)
   ids: u32,    // [n] int32
@@ -19,25 +17,19 @@ struct Params {
 fn id_at(i: u32) -> u32 { return u32(bitcast<i32>(mem[p.ids + i])); }
 
 @compute @workgroup_size(256)
-fn embedding_forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
+fn embedding_forward(grid: Grid) {
   let total = p.n * p.C;
-  let e = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (e >= total) {
-    return;
-  }
+  let e = grid_index(grid);
+  if (e >= total) { return; }
   let i = e / p.C;
   let c = e % p.C;
   mem[p.rows + e] = mem[p.table + id_at(i) * p.C + c];
 }
 
 @compute @workgroup_size(256)
-fn embedding_backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let c = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (c >= p.C) {
-    return;
-  }
+fn embedding_backward(grid: Grid) {
+  let c = grid_index(grid);
+  if (c >= p.C) { return; }
   for (var i = 0u; i < p.n; i++) {
     let at = p.table + id_at(i) * p.C + c;
     mem[at] = mem[at] + mem[p.rows + i * p.C + c];

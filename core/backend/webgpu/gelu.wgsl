@@ -3,8 +3,6 @@
 // 1 + erf(z) free of cancellation for z < 0. The tanh form is built from exp(-2|u|) rather than tanh(), so
 // that 1 +- tanh(u) come without cancellation and large |u| saturates instead of overflowing.
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   x: u32,
   dy: u32,  // backward only
@@ -62,21 +60,15 @@ fn gelu_grad(v: f32) -> f32 {
 }
 
 @compute @workgroup_size(256)
-fn gelu_forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (i >= p.n) {
-    return;
-  }
+fn gelu_forward(grid: Grid) {
+  let i = grid_index(grid);
+  if (i >= p.n) { return; }
   mem[p.out + i] = gelu(mem[p.x + i]);
 }
 
 @compute @workgroup_size(256)
-fn gelu_backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (i >= p.n) {
-    return;
-  }
+fn gelu_backward(grid: Grid) {
+  let i = grid_index(grid);
+  if (i >= p.n) { return; }
   mem[p.out + i] = gelu_grad(mem[p.x + i]) * mem[p.dy + i];
 }

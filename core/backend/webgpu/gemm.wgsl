@@ -3,8 +3,6 @@
 // walking K in 16-wide steps through 64 x 16 and 16 x 64 tiles of A and B staged in workgroup memory: each
 // element loaded into workgroup memory is used 64 times. beta = 0 never reads C (it may hold NaN).
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   M: u32, N: u32, K: u32, trans: u32,  // trans: bit 0 A is transposed, bit 1 B is
   a: u32, b: u32, c: u32, pad0: u32,

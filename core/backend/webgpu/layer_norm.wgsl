@@ -3,8 +3,6 @@
 // dbeta take one invocation per column that adds the rows in order into the accumulated value, so they
 // need no float atomics and follow the reference's summation order.
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   x: u32,      // [rows, C]
   gamma: u32,  // [C]
@@ -21,29 +19,10 @@ struct Params {
 };
 @group(0) @binding(1) var<uniform> p: Params;
 
-const WG: u32 = 64u;
-var<workgroup> scratch: array<f32, WG>;
-
-// The sum of v over the workgroup, handed to every invocation. Called in uniform control flow.
-fn group_sum(v: f32, lid: u32) -> f32 {
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (lid < s) {
-      scratch[lid] = scratch[lid] + scratch[lid + s];
-    }
-    workgroupBarrier();
-  }
-  let total = scratch[0];
-  workgroupBarrier();  // everyone has read it before the next call writes
-  return total;
-}
-
 @compute @workgroup_size(WG)
-fn layer_norm_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>,
-                      @builtin(num_workgroups) groups: vec3<u32>) {
+fn layer_norm_forward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
   let inv_c = 1.0 / f32(p.C);
-  for (var r = wg.x; r < p.rows; r += groups.x) {
+  for (var r = rows.wg.x; r < p.rows; r += rows.groups.x) {
     let row = p.x + r * p.C;
     var s = 0.0;
     for (var c = lid; c < p.C; c += WG) {
@@ -68,10 +47,9 @@ fn layer_norm_forward(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 
 // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) with dxhat = dy * gamma.
 @compute @workgroup_size(WG)
-fn layer_norm_backward(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>,
-                       @builtin(num_workgroups) groups: vec3<u32>) {
+fn layer_norm_backward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
   let inv_c = 1.0 / f32(p.C);
-  for (var r = wg.x; r < p.rows; r += groups.x) {
+  for (var r = rows.wg.x; r < p.rows; r += rows.groups.x) {
     let row = r * p.C;
     let mu = mem[p.mean + r];
     let rs = mem[p.rstd + r];
@@ -93,12 +71,9 @@ fn layer_norm_backward(@builtin(local_invocation_index) lid: u32, @builtin(workg
 
 // dgamma[c] += sum over rows of dy * xhat, dbeta[c] += sum of dy, row by row in order.
 @compute @workgroup_size(256)
-fn layer_norm_backward_params(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let c = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (c >= p.C) {
-    return;
-  }
+fn layer_norm_backward_params(grid: Grid) {
+  let c = grid_index(grid);
+  if (c >= p.C) { return; }
   var dg = mem[p.dgamma + c];
   var db = mem[p.dbeta + c];
   for (var r = 0u; r < p.rows; r++) {

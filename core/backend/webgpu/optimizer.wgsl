@@ -2,8 +2,6 @@
 // backend/optimizer_update.hpp). WGSL has no f64: the per-step constants come from the host, computed in
 // double there, and each element's update runs in f32.
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   param: u32,
   grad: u32,
@@ -27,8 +25,12 @@ struct Params {
   _pad1: f32,
 };
 
-// The gradient factor of a guarded step, or -1 when its row says skip (keep 0).
-fn guard_factor() -> f32 {
+// The gradient factor for element i of a guarded step, or -1 when there is nothing to do: i is past the end,
+// or the step-log row says skip (keep 0).
+fn step_factor(i: u32) -> f32 {
+  if (i >= p.n) {
+    return -1.0;
+  }
   if (p.has_guard == 0u) {
     return 1.0;
   }
@@ -40,18 +42,12 @@ fn guard_factor() -> f32 {
 @group(0) @binding(1) var<uniform> p: Params;
 
 @compute @workgroup_size(256)
-fn adam_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (i >= p.n) {
-    return;
-  }
-  let coef = guard_factor();
-  if (coef < 0.0) {
-    return;
-  }
-  var w = mem[p.param + i];
+fn adam_step(grid: Grid) {
+  let i = grid_index(grid);
+  let coef = step_factor(i);
+  if (coef < 0.0) { return; }
   var g = mem[p.grad + i] * coef;
+  var w = mem[p.param + i];
   if (p.decoupled != 0u) {
     w = w * p.decay;
   } else {
@@ -65,16 +61,10 @@ fn adam_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grou
 }
 
 @compute @workgroup_size(256)
-fn sgd_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
-  let i = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (i >= p.n) {
-    return;
-  }
-  let coef = guard_factor();
-  if (coef < 0.0) {
-    return;
-  }
+fn sgd_step(grid: Grid) {
+  let i = grid_index(grid);
+  let coef = step_factor(i);
+  if (coef < 0.0) { return; }
   let w = mem[p.param + i];
   var g = mem[p.grad + i] * coef + p.weight_decay * w;
   if (p.has_momentum != 0u) {

@@ -3,8 +3,6 @@
 // that the host forms in double (an f32 angle at position ~1000 is already off by ~1e-4 radians);
 // the other columns are copied. One invocation per output element.
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   x: u32,
   y: u32,
@@ -18,13 +16,10 @@ struct Params {
 @group(0) @binding(1) var<uniform> p: Params;
 
 @compute @workgroup_size(256)
-fn rotary_forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32) {
+fn rotary_forward(grid: Grid) {
   let total = p.rows * p.cols;
-  let e = (wg.y * groups.x + wg.x) * 256u + lid;  // dispatch_1d's grid
-  if (e >= total) {
-    return;
-  }
+  let e = grid_index(grid);
+  if (e >= total) { return; }
   let c = e % p.cols;
   if (c >= p.rotate_cols) {
     mem[p.y + e] = mem[p.x + e];

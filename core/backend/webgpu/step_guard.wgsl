@@ -2,8 +2,6 @@
 // the loss (see step_guard in backend/kernels.hpp), by one invocation. Finiteness is read from the bits:
 // WGSL lets a compiler assume arithmetic never meets an infinity or NaN.
 
-@group(0) @binding(0) var<storage, read_write> mem: array<f32>;
-
 struct Params {
   squares: u32,
   n: u32,
