@@ -67,14 +67,18 @@ class Handle {
   std::string device() const { return device_name(s_->device()); }
   // [{name, shape, pointer, bytes}]: where each parameter lies on the device, for a snapshot.
   std::string parameter_blocks() const {
+    return guarded([&] { return blocks_json(s_->parameter_blocks()); });
+  }
+  // The same for the device tensors of a checkpoint, and the checkpoint's bytes with their numbers as read.
+  std::string checkpoint_blocks() const {
+    return guarded([&] { return blocks_json(s_->checkpoint_blocks()); });
+  }
+  val checkpoint_read(const val& arrays) const {
     return guarded([&] {
-      nlohmann::json out = nlohmann::json::array();
-      for (const DeviceBlock& b : s_->parameter_blocks())
-        out.push_back({{"name", b.name},
-                       {"shape", b.shape.dims()},
-                       {"pointer", reinterpret_cast<uintptr_t>(b.data)},
-                       {"bytes", b.bytes}});
-      return out.dump();
+      std::vector<std::vector<float>> read;
+      for (const val& a : emscripten::vecFromJSArray<val>(arrays))
+        read.push_back(emscripten::convertJSArrayToNumberVector<float>(a));
+      return typed_array("Uint8Array", save_checkpoint_bytes(s_->checkpoint(read)));
     });
   }
   void load_weights(const val& weights, const std::string& vocabulary_json) {
@@ -189,17 +193,20 @@ class Handle {
 namespace {
 
 // The run's settings as createRun gives them (already merged with the task's defaults by the wrapper).
-std::unique_ptr<Handle> create_run(const std::string& config_json, const val& text) {
+// `device` names where the model and optimizer state live ("cpu", or "webgpu" in the WebGPU build).
+std::unique_ptr<Handle> create_run(const std::string& config_json, const val& text,
+                                   const std::string& device) {
+  return guarded([&] {
+    std::optional<CorpusText> corpus = corpus_of(text);
+    return std::make_unique<Handle>(Session::create(TrainConfig::from_json(config_json),
+                                                    corpus ? &*corpus : nullptr, parse_device(device)));
+  });
+}
+std::unique_ptr<Handle> load_run(const std::string& bytes, const val& text, const std::string& device) {
   return guarded([&] {
     std::optional<CorpusText> corpus = corpus_of(text);
     return std::make_unique<Handle>(
-        Session::create(TrainConfig::from_json(config_json), corpus ? &*corpus : nullptr));
-  });
-}
-std::unique_ptr<Handle> load_run(const std::string& bytes, const val& text) {
-  return guarded([&] {
-    std::optional<CorpusText> corpus = corpus_of(text);
-    return std::make_unique<Handle>(Session::resume(saved_run_of(bytes), corpus ? &*corpus : nullptr));
+        Session::resume(saved_run_of(bytes), corpus ? &*corpus : nullptr, parse_device(device)));
   });
 }
 std::unique_ptr<Handle> load_model(const std::string& bytes) {
@@ -235,6 +242,8 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
       .function("parameter", &Handle::parameter)
       .function("parameters", &Handle::parameters)
       .function("checkpoint", &Handle::checkpoint)
+      .function("checkpointBlocks", &Handle::checkpoint_blocks)
+      .function("checkpointRead", &Handle::checkpoint_read)
       .function("logits", &Handle::logits)
       .function("probabilities", &Handle::probabilities)
       .function("attention", &Handle::attention)

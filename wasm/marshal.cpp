@@ -77,6 +77,16 @@ val block_value(const DeviceBlock& b) {
   return out;
 }
 
+std::string blocks_json(const std::vector<DeviceBlock>& blocks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceBlock& b : blocks)
+    out.push_back({{"name", b.name},
+                   {"shape", b.shape.dims()},
+                   {"pointer", reinterpret_cast<uintptr_t>(b.data)},
+                   {"bytes", b.bytes}});
+  return out.dump();
+}
+
 val step_stats_array(const std::vector<StepStats>& stats) {
   val out = val::array();
   for (const StepStats& s : stats) {

@@ -44,6 +44,7 @@ Ids digits_of(const val& digits);                      // the sorter's input [1,
 std::optional<CorpusText> corpus_of(const val& text);  // {train, valid?, topWords?} or null
 SavedRun saved_run_of(const std::string& bytes);       // checkpoint bytes from a Uint8Array
 val block_value(const DeviceBlock& b);                 // {pointer, bytes}: a CPU pointer is a wasm offset
+std::string blocks_json(const std::vector<DeviceBlock>& blocks);  // [{name, shape, pointer, bytes}]
 val step_stats_array(const std::vector<StepStats>& stats);  // [{step, loss, lr, gradNorm, skipped, ...}]
 NamedTensors named_tensors_of(const val& weights);          // [{name, shape, data}] -> CPU tensors
 

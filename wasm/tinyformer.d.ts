@@ -49,8 +49,8 @@ export interface LoadOptions {
 // Loads and starts one build. Each call makes a new, independent module instance.
 export function loadTinyformer(options?: LoadOptions): Promise<Tinyformer>;
 
-// What this wrapper can do before a build is loaded: webgpuTraining is true once runs train on the WebGPU
-// device (the chunked step, Run.trainChunk); until then the WebGPU build's runs train on its CPU backend.
+// What this wrapper can do before a build is loaded: webgpuTraining is true when the WebGPU build places
+// runs on the device (createRun / loadRun), trains them with Run.trainChunk and reads them asynchronously.
 export const features: { readonly webgpuTraining: boolean };
 
 // A C++ tf::Error (or other C++ exception) crossing into JS: `message` is the C++ what().
@@ -169,11 +169,12 @@ export interface Tinyformer {
   // The course's word tokenizer. 'corpus' (default): <|endoftext|> separates; 'prompt': "_" is a token.
   tokenize(text: string, mode?: 'corpus' | 'prompt'): string[];
 
-  // A new training run (parameters drawn from config.seed). Stories need their text.
-  createRun(config: TrainConfigInput, text?: StoryText): Run;
+  // A new training run (parameters drawn from config.seed). Stories need their text. The model and
+  // optimizer state live on `device`: 'webgpu' by default in the WebGPU build, else 'cpu'.
+  createRun(config: TrainConfigInput, text?: StoryText, options?: { device?: 'cpu' | 'webgpu' }): Run;
   // Resumes a run from a checkpoint with optimizer state: the same losses it would have had. Stories need
   // the text it was trained on (the vocabulary comes from the checkpoint).
-  loadRun(bytes: Uint8Array, text?: StoryText): Run;
+  loadRun(bytes: Uint8Array, text?: StoryText, options?: { device?: 'cpu' | 'webgpu' }): Run;
   // A model from any checkpoint (weights only is enough), for viewing and writing.
   loadModel(bytes: Uint8Array): Model;
   inspectCheckpoint(bytes: Uint8Array): CheckpointInfo;
@@ -283,8 +284,11 @@ export interface Model {
   // one parameter at a time; vocabularies, names and shapes are checked first. Resolves to `target`.
   snapshotTo<T extends Model>(target: T): Promise<T>;
   // A safetensors checkpoint (weights, config, vocabulary, task, the loss history; a Run adds optimizer
-  // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from.
+  // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from. Throws for a
+  // model on WebGPU, which is read asynchronously: readCheckpoint().
   checkpoint(): Uint8Array;
+  // The same bytes on every device, the weights and optimizer moments read asynchronously.
+  readCheckpoint(): Promise<Uint8Array>;
   delete(): void;
   // The same as delete(), for `using` (explicit resource management); present where the runtime has
   // Symbol.dispose (Node 20 does).

@@ -277,14 +277,23 @@ class Tinyformer {
     return JSON.parse(guard(() => this.#wasm.tokenize(String(text), mode === 'prompt')));
   }
 
-  createRun(config, text) {
+  // A run's model and optimizer state live on `device`: by default the WebGPU device in the WebGPU build
+  // (train it with trainChunk; snapshotTo / readCheckpoint read it), the CPU otherwise.
+  createRun(config, text, { device = this.#runDevice() } = {}) {
     if (!config || typeof config.task !== 'string') fail('createRun needs a config with a task: toy, sort or stories');
     const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), camelKeys(config));
-    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(snakeKeys(merged)), text ?? null)), this.#wasm);
+    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(snakeKeys(merged)), text ?? null, this.#deviceName(device))), this.#wasm);
   }
-  loadRun(bytes, text) {
+  loadRun(bytes, text, { device = this.#runDevice() } = {}) {
     const b = bytesOf(bytes);
-    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null)), this.#wasm);
+    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null, this.#deviceName(device))), this.#wasm);
+  }
+  #runDevice() {
+    return this.webgpu ? 'webgpu' : 'cpu';
+  }
+  #deviceName(device) {
+    if (device === 'cpu' || (device === 'webgpu' && this.webgpu)) return device;
+    fail(`a run's device is 'cpu'${this.webgpu ? " or 'webgpu'" : ' (this is not the WebGPU build)'}, got ${String(device)}`);
   }
   loadModel(bytes) {
     const b = bytesOf(bytes);
@@ -442,8 +451,18 @@ class Model {
     guard(() => target._h.loadWeights(weights, vocabulary));
     return target;
   }
+  // The checkpoint's bytes; a model on WebGPU is read asynchronously: readCheckpoint().
   checkpoint() {
+    if (this.device === 'webgpu') fail('checkpoint() cannot read a model on the GPU synchronously: use await readCheckpoint()');
     return guard(() => this._h.checkpoint());
+  }
+  // The same on every device: the tensors that lie on the device (weights, optimizer moments) read through
+  // readFloats, the file written by the core from them.
+  async readCheckpoint() {
+    const blocks = JSON.parse(guard(() => this._h.checkpointBlocks()));
+    const read = [];
+    for (const b of blocks) read.push(await readFloats(this._wasm, this.device, b));
+    return guard(() => this._h.checkpointRead(read));
   }
 }
 
@@ -498,7 +517,10 @@ class Run extends Model {
   }
 }
 
-// What this version of the wrapper can do, for callers that choose a device before loading: runs train on
-// WebGPU once Run has the chunked, asynchronously read training step (trainChunk); until then the WebGPU
-// build's runs train on its CPU backend, so the page does not offer WebGPU for training.
-export const features = Object.freeze({ webgpuTraining: typeof Run.prototype.trainChunk === 'function' });
+// What this version of the wrapper can do, for callers that choose a device before loading. webgpuTraining:
+// the WebGPU build places runs on the device (createRun / loadRun default to 'webgpu' there), they train
+// with trainChunk and are read asynchronously (snapshotTo, readCheckpoint).
+const RUNS_ON_WEBGPU = true;
+export const features = Object.freeze({
+  webgpuTraining: RUNS_ON_WEBGPU && ['trainChunk', 'snapshotTo', 'readCheckpoint'].every((m) => typeof Run.prototype[m] === 'function'),
+});

@@ -113,6 +113,43 @@ Checkpoint Session::checkpoint() const {
   return ck;
 }
 
+namespace {
+
+// The tensors of a checkpoint that are not on the host, in the order checkpoint_blocks() lists them.
+std::vector<std::pair<std::string, Tensor>*> device_tensors(Checkpoint& ck) {
+  std::vector<std::pair<std::string, Tensor>*> out;
+  for (auto* group : {&ck.params, &ck.optimizer_state})
+    for (auto& named : *group)
+      if (named.second.device() != Device::CPU) out.push_back(&named);
+  return out;
+}
+
+}  // namespace
+
+std::vector<DeviceBlock> Session::checkpoint_blocks() const {
+  Checkpoint ck = checkpoint();
+  std::vector<DeviceBlock> blocks;
+  for (const auto* named : device_tensors(ck)) {
+    const Tensor& t = named->second;
+    blocks.push_back({named->first, t.data(), static_cast<size_t>(t.numel()) * sizeof(float), t.shape()});
+  }
+  return blocks;
+}
+
+Checkpoint Session::checkpoint(const std::vector<std::vector<float>>& read) const {
+  Checkpoint ck = checkpoint();
+  std::vector<std::pair<std::string, Tensor>*> off_host = device_tensors(ck);
+  TF_CHECK(read.size() == off_host.size(), "a checkpoint read from the device needs ", off_host.size(),
+           " tensors, got ", read.size());
+  for (size_t i = 0; i < read.size(); ++i) {
+    Tensor& t = off_host[i]->second;
+    TF_CHECK(read[i].size() == static_cast<size_t>(t.numel()), "'", off_host[i]->first,
+             "' read from the device has ", read[i].size(), " numbers, the tensor ", t.numel());
+    t = Tensor::from_vector(read[i], t.shape());
+  }
+  return ck;
+}
+
 Tensor Session::parameter(const std::string& name) const {
   for (const auto& [n, t] : model().module().named_parameters())
     if (n == name) return t.to(Device::CPU);

@@ -73,6 +73,11 @@ class Session {
   const std::vector<float>& losses() const { return losses_; }
   // A training run's whole state, or a viewed model's weights (weights-only file); both with the losses.
   Checkpoint checkpoint() const;
+  // The tensors of checkpoint() that lie on a device (parameters, then optimizer state), for a caller that
+  // reads them asynchronously (WebGPU); checkpoint(read) is checkpoint() with their numbers as read, in
+  // that order (each checked against its block's size).
+  std::vector<DeviceBlock> checkpoint_blocks() const;
+  Checkpoint checkpoint(const std::vector<std::vector<float>>& read) const;
   // One parameter by its Module name, on the CPU; a tf::Error names a missing one.
   Tensor parameter(const std::string& name) const;
   // Copies every parameter of `other` into this model by name (vocabularies, names and shapes checked

@@ -70,4 +70,25 @@ describeBuilds('training in chunks', (lab) => {
       sorter.delete();
     }
   });
+
+  test('readCheckpoint writes the bytes of checkpoint(), optimizer state included; runs take a device', async () => {
+    const run = lab.tf.createRun({ task: 'toy', seed: 6, batch: 8 });
+    try {
+      await run.trainChunk(4);
+      assert.deepEqual(await run.readCheckpoint(), run.checkpoint());
+      const info = lab.tf.inspectCheckpoint(await run.readCheckpoint());
+      assert.equal(info.resumable, true);
+      assert.equal(info.step, 4);
+      assert.throws(() => lab.tf.createRun({ task: 'toy' }, undefined, { device: 'webgpu' }),
+        /a run's device is 'cpu' \(this is not the WebGPU build\), got webgpu/);
+      const resumed = lab.tf.loadRun(await run.readCheckpoint(), undefined, { device: 'cpu' });
+      try {
+        assert.deepEqual(resumed.step(2).losses, run.step(2).losses);
+      } finally {
+        resumed.delete();
+      }
+    } finally {
+      run.delete();
+    }
+  });
 });

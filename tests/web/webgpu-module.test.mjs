@@ -1,6 +1,6 @@
 // The wrapper's WebGPU build in headless Chromium (software adapter, --enable-unsafe-webgpu):
 // loadTinyformer({webgpu: device}) loads tinyformer-gpu.*, starts the backend's arena on the device and
-// reads it back; a device that is gone, or options that cannot be had, fail at load with a message the
+// reads it back; runs live on the device (trainChunk, readCheckpoint); a device that is gone, or options that cannot be had, fail at load with a message the
 // page's fallback rule (web/webgpu-device.js isDeviceFailure) takes for a WebGPU failure. Skips without
 // the build in web/wasm/ (scripts/build-wasm.sh lays it out).
 import { test } from 'node:test';
@@ -36,25 +36,49 @@ const DEVICE = `async function newDevice() {
   return adapter.requestDevice({ requiredLimits: { maxBufferSize, maxStorageBufferBindingSize } });
 }`;
 
-test('the WebGPU build loads on a device, and its CPU side trains and answers as the wasm builds do', { skip }, async () => {
+// A toy run on the device beside the same run on the build's CPU backend: 30 steps in chunks, then its
+// checkpoint read asynchronously resumes on either device with the losses the CPU run goes on with.
+test('the WebGPU build places runs on the device: they train in chunks and are read back asynchronously', { skip }, async () => {
   const r = await inChromium(new Function(`return (async () => {
     ${DEVICE}
     const { loadTinyformer } = await import('/wasm/tinyformer.js');
-    const lab = await loadTinyformer({ webgpu: await newDevice(), webgpuArenaBytes: 1 << 20 });
-    const run = lab.createRun({ task: 'toy', seed: 3 });
-    const step = run.step(30);
-    const answer = { webgpu: lab.webgpu, threaded: lab.threaded, maxThreads: lab.maxThreads, losses: Array.from(step.losses),
+    const lab = await loadTinyformer({ webgpu: await newDevice(), webgpuArenaBytes: 64 << 20 });
+    const config = { task: 'toy', seed: 3 };
+    const run = lab.createRun(config);
+    const cpu = lab.createRun(config, undefined, { device: 'cpu' });
+    const gpuLosses = [];
+    for (let i = 0; i < 3; ++i) for (const s of await run.trainChunk(10)) gpuLosses.push(s.loss);
+    const cpuLosses = Array.from(cpu.step(30).losses);
+    let syncRead = null;
+    try { run.checkpoint(); } catch (e) { syncRead = e.message; }
+    const bytes = await run.readCheckpoint();
+    const onCpu = lab.loadRun(bytes, undefined, { device: 'cpu' });
+    const onGpu = lab.loadRun(bytes);
+    const answer = { webgpu: lab.webgpu, threaded: lab.threaded, maxThreads: lab.maxThreads, device: run.device,
+      cpuDevice: cpu.device, gpuLosses, cpuLosses, syncRead, step: lab.inspectCheckpoint(bytes).step,
+      resumedDevices: [onCpu.device, onGpu.device],
+      next: { cpu: Array.from(cpu.step(5).losses), onCpu: Array.from(onCpu.step(5).losses),
+              onGpu: (await onGpu.trainChunk(5)).map((s) => s.loss) },
       handles: lab.liveHandles() };
-    run.delete();
+    for (const h of [run, cpu, onCpu, onGpu]) h.delete();
     answer.handlesAfter = lab.liveHandles();
     return answer;
   })()`));
   assert.equal(r.webgpu, true);
   assert.equal(r.threaded, false);
   assert.equal(r.maxThreads, 1);
-  assert.equal(r.losses.length, 30);
-  assert.ok(r.losses.every(Number.isFinite) && r.losses[29] < r.losses[0], `losses fall: ${r.losses}`);
-  assert.equal(r.handlesAfter, r.handles - 1);
+  assert.equal(r.device, 'webgpu');
+  assert.equal(r.cpuDevice, 'cpu');
+  assert.deepEqual(r.resumedDevices, ['cpu', 'webgpu']);
+  assert.equal(r.gpuLosses.length, 30);
+  assert.ok(r.gpuLosses.every(Number.isFinite) && r.gpuLosses[29] < r.gpuLosses[0], `losses fall: ${r.gpuLosses}`);
+  const close = (a, b, what) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) <= 1e-4 * Math.abs(b[i]) + 1e-6, `${what} step ${i}: ${x} vs ${b[i]}`));
+  close(r.gpuLosses, r.cpuLosses, 'WebGPU vs CPU');
+  assert.match(r.syncRead, /use await readCheckpoint\(\)/);
+  assert.equal(r.step, 30);
+  close(r.next.onCpu, r.next.cpu, 'resumed on the CPU');
+  close(r.next.onGpu, r.next.cpu, 'resumed on WebGPU');
+  assert.equal(r.handlesAfter, r.handles - 4);
 });
 
 test('a lost device, a non-device and threads with WebGPU fail at load, named as WebGPU failures', { skip }, async () => {
