@@ -5,7 +5,9 @@
 // maps, writing) are answered while a run trains. A WebGPU failure (device lost, GPU memory, a shader) is
 // told to the page (DEVICE_FAILED), which starts a wasm worker and resumes the runs from their checkpoints.
 // The profiler runs during training chunks only (never while other requests are answered), for the last
-// slot that trained.
+// slot that trained. A run on WebGPU trains with trainChunk (one asynchronous read per chunk); its views
+// (CALL, embedding rows) use a CPU copy refreshed from the device when the run has moved on, and its
+// checkpoints are read asynchronously (readCheckpoint).
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
 import { Device, adapterName, chooseDevice } from './device-choice.js';
 import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
@@ -15,7 +17,8 @@ const CHUNK_SECONDS = 0.25;
 let tf = null;                 // the Tinyformer module, after INIT
 let device = null;             // {device, why, adapter, gpu: GPUDevice | null, lost: message | null}, after INIT
 let corpus = null;             // {text, source}: what stories train on
-const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null}
+const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null,
+                               //   view: a CPU copy of a WebGPU run | null, viewStep: the step it was read at}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
 let profiledSlot = null;       // the slot whose training the profile holds
 
@@ -65,7 +68,7 @@ async function init({ device: wanted = Device.AUTO, poolSize } = {}) {
 async function loadModule(wrapper, picked, poolSize) {
   if (picked.gpu) {
     try {
-      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu }), picked };
+      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu, webgpuArenaBytes: arenaBytes(picked.gpu) }), picked };
     } catch (error) {
       picked.gpu.destroy();
       const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible() });
@@ -74,6 +77,12 @@ async function loadModule(wrapper, picked, poolSize) {
   }
   return { tf: await wrapper.loadTinyformer({ threads: picked.device === Device.WASM_THREADS, poolSize }), picked };
 }
+
+// The WebGPU arena: the device's largest storage buffer, at most ARENA_CAP (the page's biggest story run
+// fits with room to spare; a software adapter cannot allocate the gigabytes its limits allow, and a real GPU
+// is left memory for the rest of the browser). A run that outgrows it fails as a WebGPU error: wasm goes on.
+const ARENA_CAP = 512 * 1024 * 1024;
+const arenaBytes = (gpu) => Math.min(ARENA_CAP, gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize);
 
 // WebGPU is gone for this worker: the page is told at once (a run in training also fails at its next chunk).
 function deviceFailed(reason) {
@@ -113,12 +122,36 @@ function describe(name) {
 function place(name, handle, isRun) {
   const old = slots.get(name);
   if (name === profiledSlot) profiledSlot = null;  // the profile was the old run's
-  if (old) {
-    old.control = 'stop';
-    old.handle.delete();
-  }
-  slots.set(name, { handle, isRun, control: null });
+  if (old) release(old);
+  slots.set(name, { handle, isRun, control: null, view: null, viewStep: -1 });
   return describe(name);
+}
+
+function release(s) {
+  s.control = 'stop';
+  s.handle.delete();
+  dropView(s);
+}
+
+function dropView(s) {
+  if (s.view) s.view.delete();
+  s.view = null;
+}
+
+// What the views read: the slot's own handle, or for a run on WebGPU a CPU copy (a Run, so evaluate and
+// validationLoss work) read from the device when the run has trained since.
+async function viewOf(s) {
+  if (s.handle.device !== 'webgpu') return s.handle;
+  const step = s.handle.stepsDone;
+  if (s.view && s.viewStep === step) return s.view;
+  if (s.view) {
+    await s.handle.snapshotTo(s.view);
+  } else {
+    const bytes = await s.handle.readCheckpoint();
+    s.view = tf.loadRun(bytes, s.handle.task === 'stories' ? storyText() : undefined, { device: 'cpu' });
+  }
+  s.viewStep = step;
+  return s.view;
 }
 
 function storyText() {
@@ -142,13 +175,16 @@ function loadRun({ slot, bytes, weightsOnly = false }) {
 }
 
 // Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
-// The run refuses weights whose vocabulary differs from its own (Trainer::load_weights checks).
-function loadWeights({ slot, from }) {
+// The run refuses weights whose vocabulary differs from its own (Trainer::load_weights checks). Weights on
+// WebGPU are read asynchronously (snapshotTo).
+async function loadWeights({ slot, from }) {
   const source = slotOf(from).handle;
   const target = slotOf(slot);
   if (!target.isRun) throw new Error(`${slot} is not a training run`);
-  target.handle.copyWeightsFrom(source);
+  if (source.device === 'webgpu' || target.handle.device === 'webgpu') await source.snapshotTo(target.handle);
+  else target.handle.copyWeightsFrom(source);
   target.handle.setCausal(false);
+  dropView(target);  // its attention changed, not only its weights
   return describe(slot);
 }
 
@@ -171,7 +207,7 @@ async function train({ slot, until }, id) {
     while (s.control === 'run' && s.handle.stepsDone < until) {
       if (device.lost) throw new Error(device.lost);
       const n = Math.min(chunk, until - s.handle.stepsDone);
-      const result = profiledSteps(s.handle, n);
+      const result = await profiledSteps(s.handle, n);
       self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
         transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
@@ -180,21 +216,34 @@ async function train({ slot, until }, id) {
     if (s.handle.deleted) return { state: 'stopped', step: null };
     const state = s.control === 'run' ? 'finished' : s.control === 'pause' ? 'paused' : 'stopped';
     return { state, step: s.handle.stepsDone };
-  } catch (error) {
-    if (device.device === Device.WEBGPU && isDeviceFailure(error)) deviceFailed(error.message);
-    throw error;
   } finally {
     if (slots.get(slot) === s) s.control = null;
   }
 }
 
-function profiledSteps(run, n) {
+async function profiledSteps(run, n) {
   tf.startProfile();
   try {
-    return run.step(n);
+    return run.device === 'webgpu' ? await chunkSteps(run, n) : run.step(n);
   } finally {
     tf.stopProfile();
   }
+}
+
+// n steps on the device, read once: the figures of run.step(n), timed here (the steps run on the GPU
+// between the queueing and the read).
+async function chunkSteps(run, n) {
+  const start = performance.now();
+  const stats = await run.trainChunk(n);
+  const seconds = (performance.now() - start) / 1000;
+  const last = stats[stats.length - 1];
+  const sum = (field) => stats.reduce((total, s) => total + s[field], 0);
+  return {
+    losses: Float32Array.from(stats, (s) => s.loss), step: last.step, lr: last.lr, seconds,
+    skipped: stats.filter((s) => s.skipped).length, skippedSteps: last.skippedSteps,
+    tokensPerSecond: seconds > 0 ? sum('tokens') / seconds : 0,
+    gflopsPerSecond: seconds > 0 ? (sum('flops') / seconds) * 1e-9 : 0,
+  };
 }
 
 function control({ slot }, value) {
@@ -204,16 +253,17 @@ function control({ slot }, value) {
   return { [value === 'pause' ? 'paused' : 'stopped']: wasRunning };
 }
 
-function callMethod({ slot, method, args = [] }) {
+async function callMethod({ slot, method, args = [] }) {
   if (!MODEL_METHODS.includes(method)) throw new Error(`${method} is not a model method the page may call`);
   const s = slotOf(slot);
   if (typeof s.handle[method] !== 'function') throw new Error(`${slot} has no ${method}`);
-  return s.handle[method](...args);
+  const handle = await viewOf(s);
+  return handle[method](...args);
 }
 
 // Course A2: the token table's rows for a sentence (repeated words give repeated rows).
-function embeddingRows({ slot, input }) {
-  const { handle } = slotOf(slot);
+async function embeddingRows({ slot, input }) {
+  const handle = await viewOf(slotOf(slot));
   const ids = handle.encode(input);
   const table = handle.parameter('embed.weight');
   const dim = table.shape[1];
@@ -246,8 +296,7 @@ const handlers = {
   [Msg.DROP]: ({ slot }) => {
     const s = slots.get(slot);
     if (s) {
-      s.control = 'stop';
-      s.handle.delete();
+      release(s);
       slots.delete(slot);
     }
     return { dropped: Boolean(s) };
@@ -255,9 +304,9 @@ const handlers = {
   [Msg.TRAIN]: train,
   [Msg.PAUSE]: (m) => control(m, 'pause'),
   [Msg.STOP]: (m) => control(m, 'stop'),
-  [Msg.CHECKPOINT]: ({ slot }) => {
+  [Msg.CHECKPOINT]: async ({ slot }) => {
     const { handle, isRun } = slotOf(slot);
-    return { bytes: handle.checkpoint(), step: isRun ? handle.stepsDone : null };
+    return { bytes: await handle.readCheckpoint(), step: isRun ? handle.stepsDone : null };
   },
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
@@ -276,6 +325,7 @@ self.onmessage = async (event) => {
     if (type !== Msg.TRAIN) otherSeconds += (performance.now() - start) / 1000;
     self.postMessage(reply(type, id, result), transferables(result));
   } catch (error) {
+    if (device && device.device === Device.WEBGPU && isDeviceFailure(error)) deviceFailed(error.message);
     self.postMessage(failure(type, id, error));
   }
 };
