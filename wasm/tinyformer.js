@@ -182,7 +182,14 @@ function bytesOf(bytes) {
 // asynchronous read (Module.webgpuRead, see the WebGPU contract), anything else straight out of wasm memory.
 // trainChunk and snapshotTo read through it on every device, so Node's CPU tests run the WebGPU path.
 async function readFloats(wasm, device, { pointer, bytes }) {
-  if (device === 'webgpu') return new Float32Array(await wasm.webgpuRead(pointer, bytes));
+  if (device === 'webgpu') {
+    try {
+      return new Float32Array(await wasm.webgpuRead(pointer, bytes));
+    } catch (e) {  // e.g. mapAsync rejected by a device lost mid-read (its lost promise settles just after)
+      const lost = await Promise.race([wasm.webgpu.lost, new Promise((resolve) => setTimeout(resolve, 200))]);
+      fail(lost ? `the WebGPU device was lost: ${lost.message || lost.reason}` : `the WebGPU read failed: ${e.message}`);
+    }
+  }
   return new Float32Array(wasm.HEAPU8.slice(pointer, pointer + bytes).buffer);
 }
 
