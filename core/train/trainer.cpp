@@ -69,26 +69,28 @@ Trainer::QueuedStep Trainer::queue_step(float* log_row) {
   StepScope profiled;
   auto start = std::chrono::steady_clock::now();
   uint64_t flops0 = flop_count();
+  QueuedStep q;
   {
     PhaseScope optimizer(Phase::Optimizer);
     // One-cycle is defined over `steps`; past its end (a resumed run trained longer) the last value holds.
     apply_schedule(*schedule_, std::min(step_, std::max<int64_t>(config_.steps, 1) - 1), *optimizer_);
     optimizer_->zero_grad();
   }
-  LossResult r;
   {
-    PhaseScope forward(Phase::Forward);
-    r = task_->batch_loss(*model_, rng_);
-  }
-  r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
-  PhaseScope optimizer(Phase::Optimizer);
-  float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
-  guard_step(optimizer_->params(), r.loss, r.report_scale, max_norm, log_row);
-  QueuedStep q;
-  q.stepped = optimizer_->step(log_row);
+    LossResult r;
+    {
+      PhaseScope forward(Phase::Forward);
+      r = task_->batch_loss(*model_, rng_);
+    }
+    r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
+    PhaseScope optimizer(Phase::Optimizer);
+    float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
+    guard_step(optimizer_->params(), r.loss, r.report_scale, max_norm, log_row);
+    q.stepped = optimizer_->step(log_row);
+    q.tokens = r.tokens;
+  }  // the step's graph is freed here, inside the time it reports (the profiler's step time counts it too)
   ++step_;
   q.lr = optimizer_->lr();
-  q.tokens = r.tokens;
   q.flops = flop_count() - flops0;
   q.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return q;
