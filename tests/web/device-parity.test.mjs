@@ -58,15 +58,21 @@ test(`${STEPS} story steps give the same losses on every device (diffusion and c
 }));
 
 // The software adapter (SwiftShader) takes about 0.85 s per toy step (batch 64 x 32: its GEMM runs at
-// ~0.2 GFLOP/s, measured 2026-12-01), so 1500 steps do not fit the test's budget there: a GPU runs it.
-test('the toy transformer trains to 0.56 on WebGPU in the page', { skip: NO_GPU_BUILD }, (t) => withLab(async (page, loaded) => {
+// ~0.2 GFLOP/s, measured 2026-12-01), so 1500 steps do not fit CI's budget there: a GPU runs it, and
+// TF_SLOW_ADAPTER_TOY=1 (scripts/webgpu-toy.sh) runs it on the software adapter too, in about 25 minutes.
+const SLOW_ADAPTER_OK = process.env.TF_SLOW_ADAPTER_TOY === '1';
+test('the toy transformer trains to 0.56 on WebGPU in the page', { skip: NO_GPU_BUILD, timeout: 3_600_000 }, (t) => withLab(async (page, loaded) => {
   assert.equal(loaded.module.device, 'webgpu', loaded.banner);
-  if (/swiftshader/i.test(loaded.module.adapter)) return t.skip(`the software adapter (${loaded.module.adapter}) is too slow for 1500 toy steps`);
+  const software = /swiftshader/i.test(loaded.module.adapter);
+  if (software && !SLOW_ADAPTER_OK) return t.skip(`the software adapter (${loaded.module.adapter}) is too slow for 1500 toy steps (TF_SLOW_ADAPTER_TOY=1 runs it)`);
   await waitForViews(page, 'B');
+  const started = Date.now();
   await panelButton(page, 'toy-transformer', 'Start').click();
-  await waitForPanel(page, 'toy-transformer', { state: 'done' }, 600_000);
+  await waitForPanel(page, 'toy-transformer', { state: 'done' }, software ? 3_000_000 : 600_000);
+  t.diagnostic(`1500 toy steps on ${loaded.module.adapter}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const s = await panelState(page, 'toy-transformer');
   assert.equal(s.step, 1500);
+  t.diagnostic(`final loss ${s.loss}`);
   assert.ok(s.loss <= 0.56, `loss ${s.loss}`);
 }, { query: '?device=webgpu#B' }));
 
