@@ -90,6 +90,11 @@ def main():
         ("scalar", "F32", [], struct.pack("<f", 7)),
         ("empty", "F32", [0, 3], b""),
     ]))
+    write("safetensors_round_trip", "integers.safetensors", safetensors([
+        ("optim.steps", "I64", [1], struct.pack("<q", 2**40 + 3)),
+        ("table", "I64", [2, 2], struct.pack("<4q", -1, 0, 2**63 - 1, -2**63)),
+        ("w", "F32", [1], struct.pack("<f", 0.25)),
+    ]))
     write("text_data", "story.txt", b"\x20" + b"Once upon a time, there was a little girl named Lily. She said: "
           b"\"don't go!\" <|endoftext|> The END. _ masks _")
     write("text_data", "unicode.txt", b"\x05caf\xc3\xa9 \xc4\xb0stanbul \xe2\x84\xaaelvin \xff\xfe na\xefve \xf0\x9f\x98\x80")

@@ -1,6 +1,6 @@
 // Fuzz target: safetensors bytes from an attacker. The reader may refuse them (tf::Error) but never read out
-// of bounds; whatever it accepts must write back (as F32) and read again to the same names, shapes,
-// metadata and float bits.
+// of bounds; whatever it accepts must write back (floats as F32, integers as I64) and read again to the same
+// names, shapes, metadata, float bits and integers.
 #include "fuzz_check.hpp"
 #include "io/safetensors.hpp"
 #include "util/error.hpp"
@@ -25,6 +25,12 @@ void check_same(const SafetensorsFile& a, const SafetensorsFile& b) {
     FUZZ_CHECK(y.dtype == "F32", "the writer stores F32");
     FUZZ_CHECK(fuzz::same_bits(x.data, y.data), "a tensor's values changed in a round trip");
   }
+  FUZZ_CHECK(a.integers.size() == b.integers.size(), "integer entry count changed in a round trip");
+  for (size_t i = 0; i < a.integers.size(); ++i) {
+    const SafetensorsIntegers &x = a.integers[i], &y = b.integers[i];
+    FUZZ_CHECK(x.name == y.name && x.shape == y.shape && x.data == y.data,
+               "an integer entry changed in a round trip");
+  }
 }
 
 }  // namespace
@@ -39,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const SafetensorsTensor& t : file.tensors)
     if (t.shape.size() > static_cast<size_t>(kMaxDims))
       return 0;  // valid safetensors, not a Tinyformer tensor
-  std::vector<uint8_t> bytes = write_safetensors(as_tensors(file), file.metadata);
+  std::vector<uint8_t> bytes = write_safetensors(as_tensors(file), file.metadata, file.integers);
   check_same(file, read_safetensors(bytes));
   return 0;
 }

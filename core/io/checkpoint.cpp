@@ -104,8 +104,16 @@ std::vector<std::pair<std::string, Tensor>> tensors_of(const Checkpoint& ck) {
              kOptimizerPrefix, "'");
     all.emplace_back(name, t);
   }
-  for (const auto& [name, t] : ck.optimizer_state) all.emplace_back(kOptimizerPrefix + name, t);
+  for (const auto& [name, t] : ck.optimizer_state.slots) all.emplace_back(kOptimizerPrefix + name, t);
   return all;
+}
+
+// Each step count as an I64 entry of shape [1].
+std::vector<SafetensorsIntegers> integers_of(const Checkpoint& ck) {
+  std::vector<SafetensorsIntegers> counts;
+  for (const auto& [name, n] : ck.optimizer_state.counts)
+    counts.push_back({kOptimizerPrefix + name, {1}, {n}});
+  return counts;
 }
 
 // ---------------------------------------------------------------- loading
@@ -203,6 +211,14 @@ std::string optimizer_name(const std::string& stored) {
   return is_optimizer_name(name) ? name.substr(n) : name;
 }
 
+int64_t to_count(const SafetensorsIntegers& e) {
+  TF_CHECK(is_optimizer_name(e.name), "checkpoint entry '", e.name,
+           "' is I64; only the optimizer's step counts (under '", kOptimizerPrefix, "') are integers");
+  TF_CHECK(e.data.size() == 1, "checkpoint step count '", e.name, "' should hold one number, holds ",
+           e.data.size());
+  return e.data[0];
+}
+
 Tensor to_tensor(const SafetensorsTensor& t) {
   TF_CHECK(t.shape.size() <= static_cast<size_t>(kMaxDims), "checkpoint tensor '", t.name, "' has ",
            t.shape.size(), " dimensions; Tinyformer tensors have at most ", kMaxDims);
@@ -213,16 +229,18 @@ Tensor to_tensor(const SafetensorsTensor& t) {
 
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck) {
   check_checkpoint_finite(ck, "refusing to save this checkpoint");
-  return write_safetensors(tensors_of(ck), metadata_of(ck));
+  return write_safetensors(tensors_of(ck), metadata_of(ck), integers_of(ck));
 }
 
 Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size) {
   SafetensorsFile file = read_safetensors(data, size);
   Checkpoint ck;
   read_metadata(file.metadata, ck);
+  for (const SafetensorsIntegers& e : file.integers)
+    ck.optimizer_state.counts.emplace_back(optimizer_name(e.name), to_count(e));
   for (const SafetensorsTensor& t : file.tensors) {
     if (is_optimizer_name(t.name))
-      ck.optimizer_state.emplace_back(optimizer_name(t.name), to_tensor(t));
+      ck.optimizer_state.slots.emplace_back(optimizer_name(t.name), to_tensor(t));
     else
       ck.params.emplace_back(t.name, to_tensor(t));
   }

@@ -14,6 +14,7 @@
 #include "io/safetensors.hpp"
 #include "nn/model_config.hpp"
 #include "nn/module.hpp"
+#include "optim/optimizer_state.hpp"
 #include "tensor/tensor.hpp"
 
 namespace tf {
@@ -42,15 +43,17 @@ struct Checkpoint {
   std::string task;                             // the task's name; empty = not stored
   std::vector<float> losses;                    // the run's loss of every step so far; empty = not stored
   std::map<std::string, std::string> metadata;  // anything else (task, schedule settings, ...)
-  std::vector<std::pair<std::string, Tensor>> params;           // Module::named_parameters() names
-  std::vector<std::pair<std::string, Tensor>> optimizer_state;  // stored as "optim." + name
+  std::vector<std::pair<std::string, Tensor>> params;  // Module::named_parameters() names
+  OptimizerState optimizer_state;  // stored as "optim." + name: counts as I64 [1], slots as F32
 };
 
 // Refuses (tf::Error) a checkpoint whose parameters or optimizer state hold NaN or infinity.
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
 // Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format, a bad config or a
 // vocabulary whose length is not the config's vocab. Files from before the optimizer's names lost their
-// doubled prefix ("optim.optim.steps") read as today's ("optim.steps").
+// doubled prefix ("optim.optim.steps") read as today's ("optim.steps"). Files from before counts were I64
+// store them as F32 [1]: those come back among optimizer_state.slots, where the optimizer reads them as
+// counts. An I64 entry outside "optim." or of more than one number is refused.
 Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size);
 inline Checkpoint load_checkpoint_bytes(const std::vector<uint8_t>& bytes) {
   return load_checkpoint_bytes(bytes.data(), bytes.size());

@@ -18,7 +18,7 @@ void check_all(const std::vector<std::pair<std::string, Tensor>>& tensors, const
 
 void check_checkpoint_finite(const Checkpoint& ck, const std::string& context) {
   check_all(ck.params, "parameter", context);
-  check_all(ck.optimizer_state, "optimizer state", context);
+  check_all(ck.optimizer_state.slots, "optimizer state", context);
 }
 
 }  // namespace tf

@@ -33,20 +33,41 @@ void put_u64_le(std::vector<uint8_t>& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 
-void put_f32_le(std::vector<uint8_t>& out, const std::vector<float>& values) {
+// Appends the numbers' bytes as they are in memory (the host is little-endian, as the format).
+template <class T>
+void put_le(std::vector<uint8_t>& out, const std::vector<T>& values) {
   size_t at = out.size();
-  out.resize(at + values.size() * 4);
-  if (!values.empty()) std::memcpy(out.data() + at, values.data(), values.size() * 4);  // little-endian host
+  out.resize(at + values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(out.data() + at, values.data(), values.size() * sizeof(T));
 }
 
-void check_names(const std::vector<std::pair<std::string, Tensor>>& tensors) {
+// Names are unique across the float and the integer entries: they share the header's one object.
+void check_names(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                 const std::vector<SafetensorsIntegers>& integers) {
   std::set<std::string> seen;
-  for (const auto& [name, t] : tensors) {
+  auto check = [&](const std::string& name) {
     TF_CHECK(!name.empty(), "safetensors: a tensor needs a non-empty name");
     TF_CHECK(name != kMetadataKey, "safetensors: '", kMetadataKey, "' is reserved and cannot name a tensor");
     TF_CHECK(seen.insert(name).second, "safetensors: the tensor name '", name, "' appears twice");
+  };
+  for (const auto& e : integers) check(e.name);
+  for (const auto& [name, t] : tensors) {
+    check(name);
     TF_CHECK(t.defined(), "safetensors: tensor '", name, "' is undefined");
   }
+}
+
+// An integer entry's shape holds exactly its numbers (the product saturates rather than wrap).
+void check_integer_shape(const SafetensorsIntegers& e) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  uint64_t count = 1;
+  for (int64_t d : e.shape) {
+    TF_CHECK(d >= 0, "safetensors: integer entry '", e.name, "' has the negative dimension ", d);
+    uint64_t dim = static_cast<uint64_t>(d);
+    count = dim == 0 || count <= kMax / dim ? count * dim : kMax;
+  }
+  TF_CHECK(count == e.data.size(), "safetensors: integer entry '", e.name, "' has shape ",
+           shape_text(e.shape), " but holds ", e.data.size(), " numbers");
 }
 
 // ---------------------------------------------------------------- reading
@@ -104,11 +125,12 @@ uint64_t dtype_size(const std::string& name, const std::string& dtype) {
   if (dtype == "F32") return 4;
   if (dtype == "F16" || dtype == "BF16") return 2;
   if (dtype == "F64") return 8;
-  static const std::set<std::string> other = {"BOOL",    "U8",      "I8",      "I16",    "U16", "I32",
-                                              "U32",     "I64",     "U64",     "C64",    "F4",  "F6_E2M3",
-                                              "F6_E3M2", "F8_E5M2", "F8_E4M3", "F8_E8M0"};
+  if (dtype == "I64") return 8;
+  static const std::set<std::string> other = {"BOOL",    "U8",      "I8",      "I16",     "U16",
+                                              "I32",     "U32",     "U64",     "C64",     "F4",
+                                              "F6_E2M3", "F6_E3M2", "F8_E5M2", "F8_E4M3", "F8_E8M0"};
   TF_CHECK(!other.count(dtype), "safetensors tensor '", name, "' has dtype ", dtype,
-           ", which Tinyformer does not read (it reads F32, F16, BF16 and F64)");
+           ", which Tinyformer does not read (it reads F32, F16, BF16, F64 and I64)");
   fail("safetensors tensor '", name, "' has an unknown dtype '", dtype, "'");
 }
 
@@ -196,6 +218,12 @@ T element(const uint8_t* p, size_t i) {
   return v;
 }
 
+std::vector<int64_t> decode_integers(const Entry& e, const uint8_t* p) {
+  std::vector<int64_t> out(static_cast<size_t>(e.end - e.begin) / 8);  // [numel]
+  if (!out.empty()) std::memcpy(out.data(), p, out.size() * 8);
+  return out;
+}
+
 std::vector<float> decode(const Entry& e, const uint8_t* p) {
   size_t size = static_cast<size_t>(dtype_size(e.name, e.dtype));
   std::vector<float> out(static_cast<size_t>(e.end - e.begin) / size);  // [numel]
@@ -219,12 +247,25 @@ const SafetensorsTensor* SafetensorsFile::find(const std::string& name) const {
   return nullptr;
 }
 
+const SafetensorsIntegers* SafetensorsFile::find_integers(const std::string& name) const {
+  for (const auto& e : integers)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
 std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
-                                       const std::map<std::string, std::string>& metadata) {
-  check_names(tensors);
+                                       const std::map<std::string, std::string>& metadata,
+                                       const std::vector<SafetensorsIntegers>& integers) {
+  check_names(tensors, integers);
+  for (const auto& e : integers) check_integer_shape(e);
   Json header = Json::object();
   if (!metadata.empty()) header[kMetadataKey] = metadata;
   uint64_t offset = 0;
+  for (const auto& e : integers) {
+    uint64_t bytes = static_cast<uint64_t>(e.data.size()) * 8;
+    header[e.name] = {{"dtype", "I64"}, {"shape", e.shape}, {"data_offsets", {offset, offset + bytes}}};
+    offset += bytes;
+  }
   for (const auto& [name, t] : tensors) {
     uint64_t bytes = static_cast<uint64_t>(t.numel()) * 4;
     header[name] = {
@@ -242,7 +283,8 @@ std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, 
   out.reserve(8 + text.size() + static_cast<size_t>(offset));
   put_u64_le(out, text.size());
   out.insert(out.end(), text.begin(), text.end());
-  for (const auto& [name, t] : tensors) put_f32_le(out, t.to_vector());  // one tensor on the host at a time
+  for (const auto& e : integers) put_le(out, e.data);
+  for (const auto& [name, t] : tensors) put_le(out, t.to_vector());  // one tensor on the host at a time
   return out;
 }
 
@@ -265,14 +307,19 @@ SafetensorsFile read_safetensors(const uint8_t* data, size_t size) {
       entries.push_back(parse_entry(key, value));
   }
   check_coverage(entries, section_size);
-  for (const Entry& e : entries)
-    file.tensors.push_back({e.name, e.dtype, e.shape, decode(e, section + e.begin)});
+  for (const Entry& e : entries) {
+    if (e.dtype == "I64")
+      file.integers.push_back({e.name, e.shape, decode_integers(e, section + e.begin)});
+    else
+      file.tensors.push_back({e.name, e.dtype, e.shape, decode(e, section + e.begin)});
+  }
   return file;
 }
 
 void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
-                      const std::map<std::string, std::string>& metadata) {
-  write_file_atomically(path, write_safetensors(tensors, metadata));
+                      const std::map<std::string, std::string>& metadata,
+                      const std::vector<SafetensorsIntegers>& integers) {
+  write_file_atomically(path, write_safetensors(tensors, metadata, integers));
 }
 
 SafetensorsFile load_safetensors(const std::string& path) {

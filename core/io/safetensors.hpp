@@ -22,19 +22,31 @@ struct SafetensorsTensor {
   std::vector<float> data;     // [numel], row-major
 };
 
+// An "I64" entry: little-endian two's-complement 64-bit integers, kept exact (step counts).
+struct SafetensorsIntegers {
+  std::string name;
+  std::vector<int64_t> shape;  // any number of dimensions; [] is a scalar
+  std::vector<int64_t> data;   // [numel], row-major
+};
+
 struct SafetensorsFile {
-  std::vector<SafetensorsTensor> tensors;       // in header order
+  std::vector<SafetensorsTensor> tensors;       // the float entries, in header order
+  std::vector<SafetensorsIntegers> integers;    // the I64 entries, in header order
   std::map<std::string, std::string> metadata;  // the "__metadata__" object (string to string)
-  const SafetensorsTensor* find(const std::string& name) const;  // nullptr when absent
+  const SafetensorsTensor* find(const std::string& name) const;             // nullptr when absent
+  const SafetensorsIntegers* find_integers(const std::string& name) const;  // nullptr when absent
 };
 
 // The largest header we accept (the reference implementation's limit too).
 constexpr uint64_t kSafetensorsMaxHeader = 100000000;
 
-// Serialises the tensors (copied to the host when they live elsewhere) in the given order as F32.
-// Names must be unique, non-empty and not "__metadata__"; metadata values must be valid UTF-8.
+// Serialises the integer entries as I64, then the tensors (copied to the host when they live elsewhere) as
+// F32, each in the given order (8-byte numbers first keeps every entry naturally aligned). Names must be
+// unique across both, non-empty and not "__metadata__"; an integer entry's data must fill its shape;
+// metadata values must be valid UTF-8.
 std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
-                                       const std::map<std::string, std::string>& metadata = {});
+                                       const std::map<std::string, std::string>& metadata = {},
+                                       const std::vector<SafetensorsIntegers>& integers = {});
 
 // Parses and checks a whole file held in memory.
 SafetensorsFile read_safetensors(const uint8_t* data, size_t size);
@@ -44,7 +56,8 @@ inline SafetensorsFile read_safetensors(const std::vector<uint8_t>& bytes) {
 
 // The same through the file system: written to a temporary file and renamed into place (io/file_bytes.hpp).
 void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
-                      const std::map<std::string, std::string>& metadata = {});
+                      const std::map<std::string, std::string>& metadata = {},
+                      const std::vector<SafetensorsIntegers>& integers = {});
 SafetensorsFile load_safetensors(const std::string& path);  // errors name the path
 
 }  // namespace tf

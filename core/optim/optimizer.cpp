@@ -1,5 +1,6 @@
 // The shared half of every optimizer: which parameters step, per-parameter step counts, state slots kept on
-// the parameter's device (moved along when the model moves), and the named state for checkpoints.
+// the parameter's device (moved along when the model moves), and the named state for checkpoints (counts as
+// int64; float32 counts from older files are still read).
 #include "optim/optimizer.hpp"
 
 #include <cmath>
@@ -12,20 +13,70 @@ namespace tf {
 
 namespace {
 
-constexpr int64_t kMaxExactCount = int64_t{1} << 24;  // float32 holds every integer up to here
-
-Tensor count_tensor(const std::string& name, int64_t n) {
-  TF_CHECK(n <= kMaxExactCount, "optimizer state '", name, "': ", n, " steps do not fit a float32 exactly");
-  return Tensor::from_vector({static_cast<float>(n)}, Shape{1});
+constexpr const char* kStepsName = "optim.steps";
+std::string param_steps_name(const std::string& param) { return "optim.step." + param; }
+std::string slot_name(const std::string& slot, const std::string& param) {
+  return "optim." + slot + "." + param;
 }
 
-int64_t read_count(const std::string& name, const Tensor& t) {
+// A count as files from before int64 counts store it: a float32 tensor of one number. Their writer refused
+// counts past 2^24, so a larger or fractional value is not a count.
+int64_t read_float_count(const std::string& name, const Tensor& t) {
+  constexpr float kMaxExactCount = 16777216.f;  // 2^24: float32 holds every integer up to here
   TF_CHECK(t.numel() == 1, "optimizer state '", name, "' should hold one number, has shape ",
            t.shape().str());
   float v = t.item();
-  TF_CHECK(v >= 0 && v <= static_cast<float>(kMaxExactCount) && v == std::floor(v), "optimizer state '", name,
+  TF_CHECK(v >= 0 && v <= kMaxExactCount && v == std::floor(v), "optimizer state '", name,
            "' should be a step count, got ", v);
   return static_cast<int64_t>(v);
+}
+
+// The names a state may hold for these parameters and slots.
+struct StateNames {
+  std::set<std::string> counts, slots;
+};
+
+StateNames state_names(const NamedTensors& params, const std::vector<std::string>& slot_names) {
+  StateNames names;
+  names.counts.insert(kStepsName);
+  for (const auto& [name, p] : params) {
+    names.counts.insert(param_steps_name(name));
+    for (const std::string& slot : slot_names) names.slots.insert(slot_name(slot, name));
+  }
+  return names;
+}
+
+// A given state's entries by name, each checked against the known names; float counts become counts.
+struct GivenState {
+  std::map<std::string, int64_t> counts;
+  std::map<std::string, Tensor> slots;
+};
+
+GivenState sort_entries(const OptimizerState& state, const StateNames& names) {
+  GivenState given;
+  auto check_known = [&](const std::string& name) {
+    TF_CHECK(names.counts.count(name) || names.slots.count(name),
+             "optimizer state has an entry this optimizer does not know: '", name,
+             "' (is the state from another optimizer or model?)");
+  };
+  auto add_count = [&](const std::string& name, int64_t n) {
+    TF_CHECK(n >= 0, "optimizer state '", name, "' should be a step count, got ", n);
+    TF_CHECK(given.counts.emplace(name, n).second, "optimizer state '", name, "' appears twice");
+  };
+  for (const auto& [name, n] : state.counts) {
+    check_known(name);
+    TF_CHECK(names.counts.count(name), "optimizer state '", name, "' is a tensor, not a step count");
+    add_count(name, n);
+  }
+  for (const auto& [name, t] : state.slots) {
+    check_known(name);
+    TF_CHECK(t.defined(), "optimizer state '", name, "' is an undefined tensor");
+    if (names.counts.count(name))
+      add_count(name, read_float_count(name, t));
+    else
+      TF_CHECK(given.slots.emplace(name, t).second, "optimizer state '", name, "' appears twice");
+  }
+  return given;
 }
 
 // A copy of t on the device, never sharing the caller's numbers.
@@ -84,48 +135,39 @@ void Optimizer::zero_grad() {
   for (const auto& [name, p] : params_) p.set_grad(Tensor());
 }
 
-NamedTensors Optimizer::state() const {
-  NamedTensors out;
-  out.emplace_back("optim.steps", count_tensor("optim.steps", steps_));
+OptimizerState Optimizer::state() const {
+  OptimizerState out;
+  out.counts.emplace_back(kStepsName, steps_);
   for (size_t i = 0; i < params_.size(); ++i) {
     const std::string& name = params_[i].first;
-    out.emplace_back("optim.step." + name, count_tensor("optim.step." + name, param_steps_[i]));
+    out.counts.emplace_back(param_steps_name(name), param_steps_[i]);
     for (size_t j = 0; j < slot_names_.size(); ++j)
-      if (slots_[i][j].defined()) out.emplace_back("optim." + slot_names_[j] + "." + name, slots_[i][j]);
+      if (slots_[i][j].defined()) out.slots.emplace_back(slot_name(slot_names_[j], name), slots_[i][j]);
   }
   return out;
 }
 
-void Optimizer::load_state(const NamedTensors& state) {
-  std::set<std::string> known{"optim.steps"};
-  for (const auto& [name, p] : params_) {
-    known.insert("optim.step." + name);
-    for (const std::string& slot : slot_names_) known.insert("optim." + slot + "." + name);
-  }
-  std::map<std::string, Tensor> given;
-  for (const auto& [name, t] : state) {
-    TF_CHECK(known.count(name), "optimizer state has an entry this optimizer does not know: '", name,
-             "' (is the state from another optimizer or model?)");
-    TF_CHECK(t.defined(), "optimizer state '", name, "' is an undefined tensor");
-    TF_CHECK(given.emplace(name, t).second, "optimizer state '", name, "' appears twice");
-  }
-  auto take = [&](const std::string& name) {
-    auto it = given.find(name);
-    TF_CHECK(it != given.end(), "optimizer state has no '", name, "' entry");
-    Tensor t = it->second;
-    given.erase(it);
-    return t;
+void Optimizer::load_state(const OptimizerState& state) {
+  GivenState given = sort_entries(state, state_names(params_, slot_names_));
+  auto count = [&](const std::string& name) {
+    auto it = given.counts.find(name);
+    TF_CHECK(it != given.counts.end(), "optimizer state has no '", name, "' entry");
+    return it->second;
   };
-  int64_t steps = read_count("optim.steps", take("optim.steps"));
+  int64_t steps = count(kStepsName);
   std::vector<int64_t> param_steps(params_.size());
   std::vector<std::vector<Tensor>> slots(params_.size(), std::vector<Tensor>(slot_names_.size()));
   for (size_t i = 0; i < params_.size(); ++i) {
     const auto& [name, p] = params_[i];
-    param_steps[i] = read_count("optim.step." + name, take("optim.step." + name));
+    param_steps[i] = count(param_steps_name(name));
     for (size_t j = 0; j < slot_names_.size(); ++j) {
-      std::string key = "optim." + slot_names_[j] + "." + name;
-      if (!given.count(key) && !slot_required(param_steps[i])) continue;
-      Tensor t = take(key);
+      std::string key = slot_name(slot_names_[j], name);
+      auto it = given.slots.find(key);
+      if (it == given.slots.end()) {
+        TF_CHECK(!slot_required(param_steps[i]), "optimizer state has no '", key, "' entry");
+        continue;
+      }
+      const Tensor& t = it->second;
       TF_CHECK(t.shape() == p.shape(), "optimizer state '", key, "' has shape ", t.shape().str(),
                " but the parameter has shape ", p.shape().str());
       slots[i][j] = copy_onto(t, p.device());

@@ -1,7 +1,7 @@
 // Optimizer: the base of Sgd, Adam and AdamW. It owns the named parameters, skips those without a gradient
 // (as PyTorch does), keeps per-parameter state tensors on the parameter's device, and exports that state
 // under stable names for checkpoints. Each update calls the backend kernel of the parameter's device, so the
-// same optimizer runs on CPU and CUDA. Step counts are exported as float tensors: exact up to 2^24 steps.
+// same optimizer runs on CPU and CUDA. Step counts are exported as int64 (optim/optimizer_state.hpp).
 // A training step passes its step-log row as a guard: the kernels then decide on the device whether the
 // update happens, and the counts advance regardless until the trainer reads the log and uncounts a skip.
 #pragma once
@@ -10,11 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "optim/optimizer_state.hpp"
 #include "tensor/tensor.hpp"
 
 namespace tf {
-
-using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
 class Optimizer {
  public:
@@ -40,13 +39,15 @@ class Optimizer {
   int64_t steps() const { return steps_; }  // calls of step() so far
   const NamedTensors& params() const { return params_; }
 
-  // The state for a checkpoint: "optim.steps" [1], and per parameter "optim.step.<name>" [1] (the steps that
-  // reached it) and "optim.<slot>.<name>" (e.g. "optim.exp_avg.blocks.0.mlp.weight", the parameter's shape,
-  // the live tensor on the parameter's device).
-  NamedTensors state() const;
+  // The state for a checkpoint. counts: "optim.steps", then per parameter "optim.step.<name>" (the steps that
+  // reached it). slots: "optim.<slot>.<name>" (e.g. "optim.exp_avg.blocks.0.mlp.weight", the parameter's
+  // shape, the live tensor on the parameter's device).
+  OptimizerState state() const;
   // Replaces the state with an exported one (copied onto the parameters' devices). Throws tf::Error naming
-  // the entry when a name is unknown, a shape differs, or a required entry is missing.
-  void load_state(const NamedTensors& state);
+  // the entry when a name is unknown, a shape differs, a count is negative, or a required entry is missing.
+  // A count may also come as a float32 tensor of one number among the slots, as files written before counts
+  // were int64 hold it.
+  void load_state(const OptimizerState& state);
 
  protected:
   Optimizer(NamedTensors params, float lr, std::vector<std::string> slot_names);

@@ -118,7 +118,7 @@ namespace {
 // The tensors of a checkpoint that are not on the host, in the order checkpoint_blocks() lists them.
 std::vector<std::pair<std::string, Tensor>*> device_tensors(Checkpoint& ck) {
   std::vector<std::pair<std::string, Tensor>*> out;
-  for (auto* group : {&ck.params, &ck.optimizer_state})
+  for (auto* group : {&ck.params, &ck.optimizer_state.slots})
     for (auto& named : *group)
       if (named.second.device() != Device::CPU) out.push_back(&named);
   return out;

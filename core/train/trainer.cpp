@@ -22,15 +22,27 @@ namespace {
 // prefix, so the trainer hands the names over without the optimizer's (one "optim." in the file).
 constexpr const char* kOptimizerOwnPrefix = "optim.";
 
-NamedTensors without_own_prefix(NamedTensors state) {
+template <class Named>
+void strip_own_prefix(Named& entries) {
   const size_t n = std::string(kOptimizerOwnPrefix).size();
-  for (auto& [name, t] : state)
+  for (auto& [name, value] : entries)
     if (name.rfind(kOptimizerOwnPrefix, 0) == 0) name = name.substr(n);
+}
+
+template <class Named>
+void add_own_prefix(Named& entries) {
+  for (auto& [name, value] : entries) name = kOptimizerOwnPrefix + name;
+}
+
+OptimizerState without_own_prefix(OptimizerState state) {
+  strip_own_prefix(state.counts);
+  strip_own_prefix(state.slots);
   return state;
 }
 
-NamedTensors with_own_prefix(NamedTensors state) {
-  for (auto& [name, t] : state) name = kOptimizerOwnPrefix + name;
+OptimizerState with_own_prefix(OptimizerState state) {
+  add_own_prefix(state.counts);
+  add_own_prefix(state.slots);
   return state;
 }
 

@@ -1,5 +1,6 @@
-// Checkpoints: everything a run needs comes back, the file layout is the documented one
-// (docs/checkpoints.md), and load_parameters either loads every parameter or changes nothing.
+// Checkpoints: everything a run needs comes back (step counts exactly, past float32's 2^24), the file layout
+// is the documented one (docs/checkpoints.md), older files' float32 counts still load, and load_parameters
+// either loads every parameter or changes nothing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "io/checkpoint.hpp"
@@ -57,6 +59,8 @@ std::vector<std::vector<uint32_t>> snapshot(const Module& m) {
   return out;
 }
 
+constexpr int64_t kBigCount = (int64_t{1} << 40) + 3;  // float32 would store 2^40
+
 Checkpoint checkpoint_of(const TinyNet& model) {
   Checkpoint ck;
   ck.config_json = ModelConfig::transformer(6, 4, 1, 1).to_json();
@@ -67,9 +71,23 @@ Checkpoint checkpoint_of(const TinyNet& model) {
   ck.rng_state = rng.state();
   ck.metadata = {{"task", "toy"}, {"schedule.lr", "0.001"}};
   for (const auto& [name, t] : model.named_parameters()) ck.params.emplace_back(name, t.clone());
-  ck.optimizer_state = {{"step", Tensor::scalar(1234.f)},
-                        {"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
+  ck.optimizer_state.counts = {{"step", kBigCount}};
+  ck.optimizer_state.slots = {{"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
   return ck;
+}
+
+// A file written by hand: header JSON, then the data bytes.
+std::vector<uint8_t> file_of(const std::string& header, const std::vector<uint8_t>& data) {
+  std::vector<uint8_t> bytes;
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<uint8_t>(uint64_t(header.size()) >> (8 * i)));
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  bytes.insert(bytes.end(), data.begin(), data.end());
+  return bytes;
+}
+
+std::string metadata_json() {
+  return "\"__metadata__\":{\"tinyformer.format\":\"1\",\"tinyformer.config\":" +
+         nlohmann::json(ModelConfig::sorter().to_json()).dump() + "}";
 }
 
 void check_same_tensors(const std::vector<std::pair<std::string, Tensor>>& a,
@@ -93,7 +111,8 @@ TEST_SUITE("checkpoint") {
     Checkpoint ck = checkpoint_of(model);
     Checkpoint back = load_checkpoint_bytes(save_checkpoint_bytes(ck));
     check_same_tensors(back.params, ck.params);
-    check_same_tensors(back.optimizer_state, ck.optimizer_state);
+    check_same_tensors(back.optimizer_state.slots, ck.optimizer_state.slots);
+    CHECK(back.optimizer_state.counts == ck.optimizer_state.counts);
     CHECK(back.config_json == ck.config_json);
     CHECK(ModelConfig::from_json(back.config_json).to_json() == ck.config_json);
     CHECK(back.vocab == ck.vocab);
@@ -109,7 +128,11 @@ TEST_SUITE("checkpoint") {
     std::vector<std::string> names;
     for (const auto& t : file.tensors) names.push_back(t.name);
     CHECK(names == std::vector<std::string>{"embed.weight", "norm.weight", "norm.bias", "out.weight",
-                                            "out.bias", "optim.step", "optim.m.embed.weight"});
+                                            "out.bias", "optim.m.embed.weight"});
+    REQUIRE(file.integers.size() == 1);  // the step count: I64 of shape [1], exact
+    CHECK(file.integers[0].name == "optim.step");
+    CHECK(file.integers[0].shape == std::vector<int64_t>{1});
+    CHECK(file.integers[0].data == std::vector<int64_t>{kBigCount});
     CHECK(file.metadata.at("tinyformer.format") == "1");
     CHECK(file.metadata.at("tinyformer.step") == "1234");
     CHECK(file.metadata.at("tinyformer.config") == ck.config_json);
@@ -134,7 +157,7 @@ TEST_SUITE("checkpoint") {
     Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
     ck.vocab.clear();
     ck.rng_state.clear();
-    ck.optimizer_state.clear();
+    ck.optimizer_state = {};
     SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
     CHECK(file.metadata.count("tinyformer.vocab") == 0);
     CHECK(file.metadata.count("tinyformer.rng") == 0);
@@ -215,6 +238,54 @@ TEST_SUITE("checkpoint") {
       CAPTURE(c.value);
       CHECK_THROWS_WITH_AS(load_with(metadata), doctest::Contains(c.message), Error);
     }
+  }
+
+  TEST_CASE("step counts are I64 [1] entries, exact past 2^24, written before the float data") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    ck.optimizer_state.counts.emplace_back("step.out.bias", std::numeric_limits<int64_t>::max());
+    std::vector<uint8_t> bytes = save_checkpoint_bytes(ck);
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[static_cast<size_t>(i)];
+    auto header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(n));
+    CHECK(header["optim.step"] ==
+          nlohmann::json::parse(R"({"dtype":"I64","shape":[1],"data_offsets":[0,8]})"));
+    CHECK(header["optim.step.out.bias"]["data_offsets"] == nlohmann::json({8, 16}));
+    std::vector<uint8_t> first(bytes.begin() + 8 + static_cast<long>(n),
+                               bytes.begin() + 16 + static_cast<long>(n));
+    CHECK(first ==
+          std::vector<uint8_t>{0x03, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00});  // 2^40 + 3, little-endian
+    Checkpoint back = load_checkpoint_bytes(bytes);
+    CHECK(back.optimizer_state.counts == ck.optimizer_state.counts);
+  }
+
+  TEST_CASE("float32 step counts of files from before I64 counts come back among the optimizer's slots") {
+    std::vector<uint8_t> data(8, 0);
+    float count = 1234.f;
+    std::memcpy(data.data(), &count, 4);
+    std::string header = "{" + metadata_json() +
+                         ",\"optim.steps\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                         "\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}";
+    Checkpoint back = load_checkpoint_bytes(file_of(header, data));
+    CHECK(back.optimizer_state.counts.empty());
+    REQUIRE(back.optimizer_state.slots.size() == 1);
+    CHECK(back.optimizer_state.slots[0].first == "steps");
+    CHECK(back.optimizer_state.slots[0].second.to_vector() == std::vector<float>{1234.f});
+    CHECK(back.params.size() == 1);
+  }
+
+  TEST_CASE("an I64 entry outside optim. or of more than one number is refused") {
+    auto load_with = [](const std::string& name, const std::string& shape, size_t numbers) {
+      std::string header = "{" + metadata_json() + ",\"" + name + "\":{\"dtype\":\"I64\",\"shape\":" + shape +
+                           ",\"data_offsets\":[0," + std::to_string(8 * numbers) + "]}}";
+      return load_checkpoint_bytes(file_of(header, std::vector<uint8_t>(8 * numbers, 0)));
+    };
+    CHECK(load_with("optim.steps", "[1]", 1).optimizer_state.counts == NamedCounts{{"steps", 0}});
+    CHECK(load_with("optim.steps", "[]", 1).optimizer_state.counts == NamedCounts{{"steps", 0}});
+    CHECK_THROWS_WITH_AS(load_with("embed.weight", "[1]", 1),
+                         doctest::Contains("'embed.weight' is I64; only the optimizer's step counts"), Error);
+    CHECK_THROWS_WITH_AS(load_with("optim.steps", "[2]", 2),
+                         doctest::Contains("'optim.steps' should hold one number, holds 2"), Error);
+    CHECK_THROWS_WITH_AS(load_with("optim.steps", "[0]", 0), doctest::Contains("holds 0"), Error);
   }
 
   TEST_CASE("a tensor with more than four dimensions is a clear error") {

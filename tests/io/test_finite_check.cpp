@@ -20,7 +20,7 @@ Checkpoint small_checkpoint() {
   Checkpoint ck;
   ck.config_json = ModelConfig::transformer(6, 4, 1, 1).to_json();
   ck.params = {{"embed.weight", Tensor::full(Shape{6, 4}, 0.25f)}, {"out.bias", Tensor::zeros(Shape{6})}};
-  ck.optimizer_state = {{"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
+  ck.optimizer_state.slots = {{"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
   return ck;
 }
 
@@ -50,7 +50,7 @@ TEST_SUITE("finite_check") {
   TEST_CASE("saving refuses non-finite optimizer state too, and finite values still save") {
     Checkpoint ck = small_checkpoint();
     CHECK(load_checkpoint_bytes(save_checkpoint_bytes(ck)).params.size() == 2);
-    ck.optimizer_state.emplace_back("v.out.bias", with_one(std::numeric_limits<float>::infinity()));
+    ck.optimizer_state.slots.emplace_back("v.out.bias", with_one(std::numeric_limits<float>::infinity()));
     CHECK_THROWS_WITH_AS(save_checkpoint_bytes(ck), doctest::Contains("optimizer state 'v.out.bias'"), Error);
     CHECK_NOTHROW(check_checkpoint_finite(small_checkpoint(), "eval"));
     CHECK_THROWS_WITH_AS(check_checkpoint_finite(ck, "cannot evaluate x.safetensors"),

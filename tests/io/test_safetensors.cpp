@@ -1,6 +1,6 @@
-// safetensors: round trips, the header layout, every corruption the reader must refuse, files made by an
-// independent PyTorch writer (committed fixture), PyTorch reading our files (native, when torch is present),
-// and the temporary-file-then-rename writes.
+// safetensors: round trips (float tensors and exact I64 integers), the header layout, every corruption the
+// reader must refuse, files made by an independent PyTorch writer (committed fixture), PyTorch reading our
+// files (native, when torch is present), and the temporary-file-then-rename writes.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -79,6 +79,24 @@ std::vector<std::pair<std::string, Tensor>> sample_tensors() {
           {"four.dims", Tensor::from_vector(random_values(rng, 24), Shape{2, 1, 3, 4})}};
 }
 
+// The integer entries most tests write: a step count past float32's 2^24, the extremes, a scalar, an empty.
+std::vector<SafetensorsIntegers> sample_integers() {
+  return {{"optim.steps", {1}, {(int64_t{1} << 40) + 3}},
+          {"extremes", {2, 2}, {INT64_MIN, -1, 0, INT64_MAX}},
+          {"count", {}, {16777217}},
+          {"none", {0}, {}}};
+}
+
+void check_same_integers(const SafetensorsFile& file, const std::vector<SafetensorsIntegers>& integers) {
+  REQUIRE(file.integers.size() == integers.size());
+  for (size_t i = 0; i < integers.size(); ++i) {
+    CAPTURE(integers[i].name);
+    CHECK(file.integers[i].name == integers[i].name);
+    CHECK(file.integers[i].shape == integers[i].shape);
+    CHECK(file.integers[i].data == integers[i].data);
+  }
+}
+
 using test::ScratchDir;
 
 void check_same_file(const SafetensorsFile& file,
@@ -105,6 +123,43 @@ TEST_SUITE("safetensors") {
     REQUIRE(file.find("scalar") != nullptr);
     CHECK(file.find("scalar")->shape.empty());
     CHECK(file.find("missing") == nullptr);
+  }
+
+  TEST_CASE("I64 entries round trip exactly beside the float tensors, written first and 8-byte aligned") {
+    auto tensors = sample_tensors();
+    auto integers = sample_integers();
+    auto bytes = write_safetensors(tensors, {{"k", "v"}}, integers);
+    SafetensorsFile file = read_safetensors(bytes);
+    check_same_integers(file, integers);
+    check_same_file(file, tensors);
+    REQUIRE(file.find_integers("optim.steps") != nullptr);
+    CHECK(file.find_integers("optim.steps")->data == std::vector<int64_t>{(int64_t{1} << 40) + 3});
+    CHECK(file.find_integers("embed.weight") == nullptr);
+    CHECK(file.find("optim.steps") == nullptr);
+    uint64_t n = header_length(bytes);
+    auto j = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(n));
+    CHECK(j["optim.steps"] == nlohmann::json::parse(R"({"dtype":"I64","shape":[1],"data_offsets":[0,8]})"));
+    CHECK(j["extremes"]["data_offsets"] == nlohmann::json({8, 40}));
+    CHECK(j["none"]["data_offsets"] == nlohmann::json({48, 48}));
+    CHECK(j["embed.weight"]["data_offsets"] == nlohmann::json({48, 108}));
+    std::vector<uint8_t> count(bytes.begin() + 8 + static_cast<long>(n),
+                               bytes.begin() + 16 + static_cast<long>(n));
+    CHECK(count == std::vector<uint8_t>{0x03, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00});  // little-endian
+  }
+
+  TEST_CASE("the writer refuses integer entries whose shape does not hold their numbers, or a shared name") {
+    Tensor t = Tensor::ones(Shape{1});
+    CHECK_THROWS_WITH_AS(write_safetensors({}, {}, {{"c", {2}, {1}}}),
+                         doctest::Contains("shape [2] but holds 1"), Error);
+    CHECK_THROWS_WITH_AS(write_safetensors({}, {}, {{"c", {-1}, {}}}),
+                         doctest::Contains("negative dimension"), Error);
+    CHECK_THROWS_WITH_AS(write_safetensors({}, {}, {{"c", {INT64_MAX, INT64_MAX, 2}, {1}}}),
+                         doctest::Contains("holds 1 numbers"), Error);
+    CHECK_THROWS_WITH_AS(write_safetensors({{"a", t}}, {}, {{"a", {1}, {1}}}),
+                         doctest::Contains("'a' appears twice"), Error);
+    CHECK_THROWS_WITH_AS(write_safetensors({}, {}, {{"__metadata__", {1}, {1}}}),
+                         doctest::Contains("reserved"), Error);
+    CHECK_THROWS_WITH_AS(write_safetensors({}, {}, {{"", {1}, {1}}}), doctest::Contains("non-empty"), Error);
   }
 
   TEST_CASE("no metadata writes no __metadata__ entry and reads back as an empty map") {
@@ -155,7 +210,7 @@ TEST_SUITE("safetensors") {
   }
 
   TEST_CASE("every truncation of a valid file is a clear error") {
-    auto bytes = write_safetensors(sample_tensors(), {{"k", "v"}});
+    auto bytes = write_safetensors(sample_tensors(), {{"k", "v"}}, sample_integers());
     for (size_t len = 0; len < bytes.size(); ++len) {
       CAPTURE(len);
       std::vector<uint8_t> cut(bytes.begin(),
@@ -166,7 +221,7 @@ TEST_SUITE("safetensors") {
   }
 
   TEST_CASE("flipped bytes in the length or header give a clear error or a consistent file, never a crash") {
-    auto bytes = write_safetensors(sample_tensors(), {{"k", "v"}});
+    auto bytes = write_safetensors(sample_tensors(), {{"k", "v"}}, sample_integers());
     size_t end = 8 + static_cast<size_t>(header_length(bytes));
     int refused = 0;
     for (size_t pos = 0; pos < end; ++pos) {
@@ -179,6 +234,11 @@ TEST_SUITE("safetensors") {
             int64_t numel = 1;
             for (int64_t d : t.shape) numel *= d;
             CHECK(static_cast<int64_t>(t.data.size()) == numel);
+          }
+          for (const auto& e : file.integers) {
+            int64_t numel = 1;
+            for (int64_t d : e.shape) numel *= d;
+            CHECK(static_cast<int64_t>(e.data.size()) == numel);
           }
         } catch (const Error&) {
           ++refused;
@@ -212,7 +272,8 @@ TEST_SUITE("safetensors") {
         {entry("\"dtype\":\"F32\",\"data_offsets\":[0,8]"), 8, "has no 'shape'"},
         {entry("\"dtype\":\"F32\",\"shape\":[2]"), 8, "has no 'data_offsets'"},
         {entry("\"dtype\":\"F33\",\"shape\":[2],\"data_offsets\":[0,8]"), 8, "unknown dtype 'F33'"},
-        {entry("\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[0,8]"), 8, "does not read"},
+        {entry("\"dtype\":\"I32\",\"shape\":[2],\"data_offsets\":[0,8]"), 8, "does not read"},
+        {entry("\"dtype\":\"I64\",\"shape\":[2],\"data_offsets\":[0,8]"), 8, "(16 bytes)"},
         {entry("\"dtype\":7,\"shape\":[2],\"data_offsets\":[0,8]"), 8, "dtype must be a string"},
         {entry("\"dtype\":\"F32\",\"shape\":2,\"data_offsets\":[0,8]"), 8, "shape must be an array"},
         {entry("\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]"), 8, "non-negative integers"},
@@ -302,7 +363,7 @@ TEST_SUITE("safetensors") {
 
 #ifndef __EMSCRIPTEN__
 TEST_SUITE("safetensors") {
-  TEST_CASE("PyTorch's independent reader sees the names, shapes and exact values we wrote") {
+  TEST_CASE("PyTorch's independent reader sees the names, shapes and exact values we wrote, I64 as int64") {
     const char* probe =
         "/usr/bin/python3 -c 'import importlib.util as u, sys; "
         "sys.exit(not (u.find_spec(\"torch\") and u.find_spec(\"numpy\")))' > /dev/null 2>&1";
@@ -314,9 +375,10 @@ TEST_SUITE("safetensors") {
     std::string path = (dir.path / "ours.safetensors").string();
     std::string summary = (dir.path / "summary.json").string();
     auto tensors = sample_tensors();
+    auto integers = sample_integers();
     std::map<std::string, std::string> metadata = {{"tinyformer.config", "{\"kind\":\"transformer\"}"},
                                                    {"unicode", "\xe2\x9c\x93"}};
-    save_safetensors(path, tensors, metadata);
+    save_safetensors(path, tensors, metadata, integers);
     std::string command = "/usr/bin/python3 " + std::string(TF_FIXTURE_DIR) + "/safetensors_check.py read '" +
                           path + "' > '" + summary + "'";
     REQUIRE(std::system(command.c_str()) == 0);
@@ -324,11 +386,21 @@ TEST_SUITE("safetensors") {
     nlohmann::json seen = nlohmann::json::parse(in);
     CHECK(seen["header_length"].get<uint64_t>() % 8 == 0);
     CHECK(seen["metadata"].get<std::map<std::string, std::string>>() == metadata);
-    REQUIRE(seen["tensors"].size() == tensors.size());
+    REQUIRE(seen["tensors"].size() == integers.size() + tensors.size());
+    for (size_t i = 0; i < integers.size(); ++i) {  // in header order: the integers, then the tensors
+      const auto& e = seen["tensors"][i];
+      CAPTURE(integers[i].name);
+      CHECK(e["name"].get<std::string>() == integers[i].name);
+      CHECK(e["dtype"].get<std::string>() == "I64");
+      CHECK(e["torch_dtype"].get<std::string>() == "torch.int64");
+      CHECK(e["shape"].get<std::vector<int64_t>>() == integers[i].shape);
+      CHECK(e["values"].get<std::vector<int64_t>>() == integers[i].data);
+    }
     for (size_t i = 0; i < tensors.size(); ++i) {
-      const auto& t = seen["tensors"][i];
+      const auto& t = seen["tensors"][integers.size() + i];
       CAPTURE(tensors[i].first);
       CHECK(t["name"].get<std::string>() == tensors[i].first);
+      CHECK(t["torch_dtype"].get<std::string>() == "torch.float32");
       CHECK(t["shape"].get<std::vector<int64_t>>() == tensors[i].second.shape().dims());
       uint64_t checksum = 0;  // the script's fingerprint: sum of (i + 1) * bits(x_i) mod 2^64
       std::vector<uint32_t> bits = bits_of(tensors[i].second.to_vector());

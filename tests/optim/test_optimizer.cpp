@@ -1,6 +1,7 @@
 // SGD, Adam, AdamW and global-norm clipping against PyTorch 1.13 (fixtures/optim_steps.json, written by
 // fixtures/gen_optim_fixtures.py), on the reference kernels and the CPU backend for every instruction set
-// this processor has (and CUDA when built); plus the checkpoint state: names, resume, and clear errors.
+// this processor has (and CUDA when built); plus the checkpoint state: names, resume, clear errors, and step
+// counts kept exact as int64 past float32's 2^24 (float32 counts of older files still load).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -130,22 +131,43 @@ std::map<std::string, std::vector<float>> snapshot(const NamedTensors& params) {
   return out;
 }
 
-NamedTensors clone_all(const NamedTensors& ts) {
+NamedTensors clone_all_params(const NamedTensors& ts) {
   NamedTensors out;
   for (const auto& [name, t] : ts) out.emplace_back(name, t.clone());
   return out;
 }
 
-Tensor& entry(NamedTensors& ts, const std::string& name) {
-  for (auto& [n, t] : ts)
-    if (n == name) return t;
+OptimizerState clone_all(const OptimizerState& state) {
+  OptimizerState out{state.counts, {}};
+  for (const auto& [name, t] : state.slots) out.slots.emplace_back(name, t.clone());
+  return out;
+}
+
+// The named entry of a state's slots or counts.
+template <class Named>
+auto& entry(Named& entries, const std::string& name) {
+  for (auto& [n, value] : entries)
+    if (n == name) return value;
   FAIL("no entry ", name);
   throw;
 }
 
 Tensor state_entry(const Optimizer& opt, const std::string& name) {
-  NamedTensors s = opt.state();
-  return entry(s, name);
+  OptimizerState s = opt.state();
+  return entry(s.slots, name);
+}
+
+int64_t state_count(const Optimizer& opt, const std::string& name) {
+  OptimizerState s = opt.state();
+  return entry(s.counts, name);
+}
+
+// The state with its counts as files from before int64 counts stored them: float32 tensors of one number.
+OptimizerState with_float_counts(OptimizerState state) {
+  for (const auto& [name, n] : state.counts)
+    state.slots.emplace_back(name, Tensor::from_vector({static_cast<float>(n)}, Shape{1}));
+  state.counts.clear();
+  return state;
 }
 
 }  // namespace
@@ -218,7 +240,7 @@ TEST_SUITE("optimizer") {
     opt.step();
     CHECK(snapshot(params) == before);
     CHECK(opt.steps() == 1);
-    CHECK(state_entry(opt, "optim.step.w").item() == 0.f);  // the parameter itself took no step
+    CHECK(state_count(opt, "optim.step.w") == 0);  // the parameter itself took no step
   }
 
   TEST_CASE("AdamW defaults to PyTorch's weight decay of 0.01, Adam to none") {
@@ -238,8 +260,8 @@ TEST_SUITE("optimizer") {
         set_grads(params, c["grads"][s]);
         opt->step();
       }
-      NamedTensors saved = clone_all(opt->state());
-      NamedTensors resumed_params = clone_all(params);
+      OptimizerState saved = clone_all(opt->state());
+      NamedTensors resumed_params = clone_all_params(params);
       auto resumed = make_optimizer(c["config"], resumed_params);
       resumed->load_state(saved);
       CHECK(resumed->steps() == static_cast<int64_t>(half));
@@ -260,13 +282,14 @@ TEST_SUITE("optimizer") {
     set_grads(params, optim_fixture()["cases"]["adam"]["grads"][0]);
     opt.step();
     std::vector<std::string> names;
-    for (const auto& [name, t] : opt.state()) names.push_back(name);
+    for (const auto& [name, n] : opt.state().counts) names.push_back(name);
+    for (const auto& [name, t] : opt.state().slots) names.push_back(name);
     std::sort(names.begin(), names.end());
     CHECK(names == std::vector<std::string>{"optim.exp_avg.b", "optim.exp_avg.w", "optim.exp_avg_sq.b",
                                             "optim.exp_avg_sq.w", "optim.step.b", "optim.step.w",
                                             "optim.steps"});
     CHECK(state_entry(opt, "optim.exp_avg.w").shape() == Shape({2, 3}));
-    CHECK(state_entry(opt, "optim.steps").item() == 1.f);
+    CHECK(state_count(opt, "optim.steps") == 1);
   }
 
   TEST_CASE("load_state rejects unknown, missing and misshapen entries") {
@@ -275,32 +298,94 @@ TEST_SUITE("optimizer") {
     Adam opt(params);
     set_grads(params, c["grads"][0]);
     opt.step();
-    NamedTensors good = clone_all(opt.state());
+    OptimizerState good = clone_all(opt.state());
 
-    NamedTensors wrong_shape = good;
-    entry(wrong_shape, "optim.exp_avg.w") = Tensor::zeros(Shape{6});
+    OptimizerState wrong_shape = good;
+    entry(wrong_shape.slots, "optim.exp_avg.w") = Tensor::zeros(Shape{6});
     CHECK_THROWS_WITH_AS(opt.load_state(wrong_shape), doctest::Contains("optim.exp_avg.w' has shape"), Error);
 
-    NamedTensors missing;
-    for (const auto& e : good)
-      if (e.first != "optim.exp_avg_sq.w") missing.push_back(e);
+    OptimizerState missing{good.counts, {}};
+    for (const auto& e : good.slots)
+      if (e.first != "optim.exp_avg_sq.w") missing.slots.push_back(e);
     CHECK_THROWS_WITH_AS(opt.load_state(missing), doctest::Contains("no 'optim.exp_avg_sq.w'"), Error);
 
-    NamedTensors unknown = good;
-    unknown.emplace_back("optim.exp_avg.head", Tensor::zeros(Shape{1}));
+    OptimizerState unknown = good;
+    unknown.slots.emplace_back("optim.exp_avg.head", Tensor::zeros(Shape{1}));
     CHECK_THROWS_WITH_AS(opt.load_state(unknown), doctest::Contains("optim.exp_avg.head"), Error);
 
     Sgd sgd(params, 0.1f, 0.9f);
     sgd.step();
     CHECK_THROWS_WITH_AS(opt.load_state(sgd.state()), doctest::Contains("optim.momentum_buffer"), Error);
 
-    NamedTensors bad_count = good;
-    entry(bad_count, "optim.steps") = Tensor::scalar(1.5f);
+    OptimizerState bad_count = with_float_counts(good);  // an older file's float32 count that is no count
+    entry(bad_count.slots, "optim.steps") = Tensor::scalar(1.5f);
     CHECK_THROWS_WITH_AS(opt.load_state(bad_count), doctest::Contains("step count"), Error);
+
+    OptimizerState negative = good;
+    entry(negative.counts, "optim.step.b") = -1;
+    CHECK_THROWS_WITH_AS(opt.load_state(negative), doctest::Contains("'optim.step.b' should be a step count"),
+                         Error);
+
+    OptimizerState no_count = good;
+    no_count.counts.erase(no_count.counts.begin());
+    CHECK_THROWS_WITH_AS(opt.load_state(no_count), doctest::Contains("no 'optim.steps'"), Error);
+
+    OptimizerState twice = good;  // the same count as an integer and as an older file's float32 tensor
+    twice.slots.emplace_back("optim.steps", Tensor::ones(Shape{1}));
+    CHECK_THROWS_WITH_AS(opt.load_state(twice), doctest::Contains("'optim.steps' appears twice"), Error);
+
+    OptimizerState slot_as_count = good;
+    slot_as_count.counts.emplace_back("optim.exp_avg.w", 3);
+    CHECK_THROWS_WITH_AS(opt.load_state(slot_as_count), doctest::Contains("is a tensor, not a step count"),
+                         Error);
 
     // A failed load leaves the optimizer as it was.
     CHECK(opt.steps() == 1);
-    CHECK(state_entry(opt, "optim.exp_avg.w").to_vector() == entry(good, "optim.exp_avg.w").to_vector());
+    CHECK(state_entry(opt, "optim.exp_avg.w").to_vector() ==
+          entry(good.slots, "optim.exp_avg.w").to_vector());
+  }
+
+  TEST_CASE("step counts are exact int64 past float32's 2^24 and go on counting from there") {
+    const json& c = optim_fixture()["cases"]["adam"];
+    NamedTensors params = make_params(c["init"], Device::CPU);
+    Adam opt(params);
+    set_grads(params, c["grads"][0]);
+    opt.step();
+    const int64_t big = (int64_t{1} << 40) + 3;  // float32 would store 2^40
+    REQUIRE(static_cast<int64_t>(static_cast<float>(big)) != big);
+    OptimizerState state = clone_all(opt.state());
+    entry(state.counts, "optim.steps") = big;
+    entry(state.counts, "optim.step.w") = big - 1;
+    opt.load_state(state);
+    CHECK(opt.steps() == big);
+    CHECK(state_count(opt, "optim.step.w") == big - 1);
+    set_grads(params, c["grads"][1]);
+    opt.step();
+    CHECK(opt.steps() == big + 1);
+    CHECK(state_count(opt, "optim.steps") == big + 1);
+    CHECK(state_count(opt, "optim.step.w") == big);
+  }
+
+  TEST_CASE("float32 counts, as files from before int64 counts hold them, load as the same run") {
+    for (std::string case_name : {"adam_l2", "sgd_momentum_wd"}) {
+      INFO("case ", case_name);
+      const json& c = optim_fixture()["cases"][case_name];
+      NamedTensors params = make_params(c["init"], Device::CPU);
+      auto opt = make_optimizer(c["config"], params);
+      for (size_t s = 0; s < 2; ++s) {
+        set_grads(params, c["grads"][s]);
+        opt->step();
+      }
+      NamedTensors resumed_params = clone_all_params(params);
+      auto resumed = make_optimizer(c["config"], resumed_params);
+      resumed->load_state(with_float_counts(clone_all(opt->state())));
+      CHECK(resumed->state().counts == opt->state().counts);
+      set_grads(params, c["grads"][2]);
+      set_grads(resumed_params, c["grads"][2]);
+      opt->step();
+      resumed->step();
+      CHECK(snapshot(resumed_params) == snapshot(params));
+    }
   }
 
   TEST_CASE("optimizers reject bad hyperparameters and parameter lists") {

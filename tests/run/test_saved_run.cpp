@@ -51,6 +51,20 @@ std::vector<uint8_t> edited(const std::vector<uint8_t>& bytes,
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const auto& t : f.tensors) tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
   edit(tensors, f.metadata);
+  return write_safetensors(tensors, f.metadata, f.integers);
+}
+
+// The file as Tinyformer wrote it before step counts were I64: each count a float32 tensor of shape [1];
+// with doubled_prefix also from before the optimizer's names lost their doubled "optim.optim." prefix.
+std::vector<uint8_t> older_file(const std::vector<uint8_t>& bytes, bool doubled_prefix) {
+  SafetensorsFile f = read_safetensors(bytes);
+  std::vector<std::pair<std::string, Tensor>> tensors;
+  for (const auto& e : f.integers)
+    tensors.emplace_back(e.name, Tensor::from_vector({static_cast<float>(e.data.at(0))}, Shape{1}));
+  for (const auto& t : f.tensors) tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+  if (doubled_prefix)
+    for (auto& [name, t] : tensors)
+      if (name.rfind("optim.", 0) == 0) name = "optim." + name;
   return write_safetensors(tensors, f.metadata);
 }
 
@@ -248,21 +262,25 @@ TEST_SUITE("saved_run") {
     CHECK(resume_run(run, nullptr, Device::CPU, TaskKind::Sort)->steps_done() == 1);
   }
 
-  TEST_CASE("optimizer state sits under one optim. prefix, and files with the old doubled prefix resume") {
+  TEST_CASE(
+      "optimizer state sits under one optim. prefix, and files with float32 counts or the old doubled "
+      "prefix resume") {
     TrainConfig c = small_toy();
     Trainer whole(c, make_task(c));
     std::vector<float> expected;
     for (int i = 0; i < 4; ++i) expected.push_back(whole.step().loss);
     std::vector<uint8_t> bytes = trained_bytes(c, 2);
     SafetensorsFile file = read_safetensors(bytes);
-    CHECK(file.find("optim.steps") != nullptr);
+    REQUIRE(file.find_integers("optim.steps") != nullptr);
+    CHECK(file.find_integers("optim.steps")->data == std::vector<int64_t>{2});
     CHECK(file.find("optim.exp_avg.embed.weight") != nullptr);
     for (const auto& t : file.tensors) CHECK(t.name.rfind("optim.optim.", 0) != 0);
-    std::vector<uint8_t> old = edited(bytes, [](auto& tensors, auto&) {
-      for (auto& [name, t] : tensors)
-        if (name.rfind("optim.", 0) == 0) name = "optim." + name;
-    });
-    for (const auto& b : {bytes, old}) {
+    for (const auto& e : file.integers) CHECK(e.name.rfind("optim.optim.", 0) != 0);
+    std::vector<uint8_t> float_counts = older_file(bytes, false), old = older_file(bytes, true);
+    CHECK(read_safetensors(old).integers.empty());
+    REQUIRE(read_safetensors(old).find("optim.optim.steps") != nullptr);
+    CHECK(read_safetensors(old).find("optim.optim.steps")->data == std::vector<float>{2.f});
+    for (const auto& b : {bytes, float_counts, old}) {
       std::unique_ptr<Trainer> resumed = resume_run(saved(b), nullptr);
       CHECK(resumed->step().loss == expected[2]);
       CHECK(resumed->step().loss == expected[3]);

@@ -29,8 +29,8 @@ void check_resume_is_exact(const TrainConfig& c, int stop_at) {
   for (int i = stop_at; i < c.steps; ++i) CHECK(resumed->step().loss == expected[static_cast<size_t>(i)]);
 }
 
-// Every parameter's and optimizer state tensor's bits (NaN payloads included), to show a step changed
-// nothing.
+// Every parameter's and optimizer state tensor's bits (NaN payloads included) and every step count, to show
+// a step changed nothing.
 std::vector<std::vector<uint32_t>> state_bits(const Trainer& t) {
   std::vector<std::vector<uint32_t>> out;
   auto add = [&](const NamedTensors& tensors) {
@@ -41,7 +41,10 @@ std::vector<std::vector<uint32_t>> state_bits(const Trainer& t) {
     }
   };
   add(t.model().module().named_parameters());
-  add(t.optimizer().state());
+  OptimizerState state = t.optimizer().state();
+  add(state.slots);
+  for (const auto& [name, n] : state.counts)
+    out.push_back({static_cast<uint32_t>(n), static_cast<uint32_t>(static_cast<uint64_t>(n) >> 32)});
   return out;
 }
 
@@ -104,6 +107,28 @@ TEST_SUITE("trainer") {
     c.steps = 12;
     c.seed = 3;
     check_resume_is_exact(c, 6);
+  }
+
+  TEST_CASE("a run past 2^24 steps saves and resumes with its exact step counts") {
+    TrainConfig c = toy_run();
+    Trainer first(c, make_task(c));
+    first.step();
+    Checkpoint ck = first.checkpoint();
+    const int64_t big = (int64_t{1} << 40) + 3;  // float32 would store 2^40
+    ck.step = big;
+    for (auto& [name, n] : ck.optimizer_state.counts) n = big;
+    std::unique_ptr<Trainer> resumed =
+        Trainer::resume(load_checkpoint_bytes(save_checkpoint_bytes(ck)), make_task(c));
+    CHECK(resumed->steps_done() == big);
+    CHECK(resumed->optimizer().steps() == big);
+    resumed->step();
+    Checkpoint after = load_checkpoint_bytes(save_checkpoint_bytes(resumed->checkpoint()));
+    CHECK(after.step == big + 1);
+    REQUIRE(after.optimizer_state.counts.size() == ck.optimizer_state.counts.size());
+    for (const auto& [name, n] : after.optimizer_state.counts) {
+      CAPTURE(name);
+      CHECK(n == big + 1);  // the toy model's every parameter has a gradient each step
+    }
   }
 
   TEST_CASE("the sorter's one-cycle run resumes exactly too") {
