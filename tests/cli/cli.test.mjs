@@ -156,18 +156,25 @@ test('--init-from takes weights only from a model with the same vocabulary', () 
   assert.match(r.err, /another vocabulary: \d+ of \d+ token ids name the same word/);
 });
 
-// Every tensor of a safetensors file (all F32 as Tinyformer writes them) as name -> Float32Array.
+// Every entry of a safetensors file as Tinyformer writes them: F32 tensors as name -> Float32Array, and the
+// optimizer's step counts (I64, under optim.) as name -> BigInt64Array.
 function tensorsOf(bytes) {
   const headerLength = Number(bytes.readBigUInt64LE(0));
   const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8'));
-  const tensors = {};
+  const tensors = {}, counts = {};
   for (const [name, e] of Object.entries(header)) {
     if (name === '__metadata__') continue;
-    assert.equal(e.dtype, 'F32');
     const [begin, end] = e.data_offsets.map((o) => 8 + headerLength + o);
-    tensors[name] = new Float32Array(bytes.buffer.slice(bytes.byteOffset + begin, bytes.byteOffset + end));
+    const data = bytes.buffer.slice(bytes.byteOffset + begin, bytes.byteOffset + end);
+    if (e.dtype === 'I64') {
+      assert.match(name, /^optim\.steps?(\.|$)/, 'only step counts are integers');
+      counts[name] = new BigInt64Array(data);
+    } else {
+      assert.equal(e.dtype, 'F32');
+      tensors[name] = new Float32Array(data);
+    }
   }
-  return { headerLength, header, tensors };
+  return { headerLength, header, tensors, counts };
 }
 
 test('a diverging run skips non-finite steps, reports them and leaves only finite checkpoints', () => {
@@ -188,8 +195,11 @@ test('a diverging run skips non-finite steps, reports them and leaves only finit
   r = run('info', '--checkpoint', ckpt);
   assert.equal(r.code, 0, r.err);
   assert.equal(lastJson(r.out).step, lastGood);
-  for (const [name, values] of Object.entries(tensorsOf(readFileSync(ckpt)).tensors))
+  const saved = tensorsOf(readFileSync(ckpt));
+  for (const [name, values] of Object.entries(saved.tensors))
     assert.ok(values.every(Number.isFinite), `${name} is finite`);
+  const trained = lines.filter((l) => l.step <= lastGood && !l.skipped).length;  // a skipped step is uncounted
+  assert.deepEqual([...saved.counts['optim.steps']], [BigInt(trained)], 'the optimizer counted the steps that trained');
   // Its weights are finite but useless: eval says so instead of printing "loss": null.
   r = run('eval', '--checkpoint', ckpt);
   assert.notEqual(r.code, 0);
