@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of fuzz/corpus/ (committed; run again only when a format changes):
-tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state),
+tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state; the toy
+one also with float32 step counts, as files from before I64 counts hold them),
 safetensors files in every dtype the reader converts, the configs those checkpoints carry, and texts and
 vocabularies for the tokenizer, and command lines (NUL-separated words). Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
 import json
@@ -47,6 +48,15 @@ def weights_only(data):
     return safetensors(tensors, meta)
 
 
+def with_float_counts(data):
+    """The checkpoint as files from before step counts were I64 hold them: float32 [1] tensors."""
+    header, body = read_safetensors(data)
+    tensors = [(k, "F32", [1], struct.pack("<f", struct.unpack("<q", body[v["data_offsets"][0]:][:8])[0]))
+               if v["dtype"] == "I64" else (k, v["dtype"], v["shape"], body[v["data_offsets"][0]:v["data_offsets"][1]])
+               for k, v in header.items() if k != "__metadata__"]
+    return safetensors(tensors, header["__metadata__"])
+
+
 def train(tmp, name, *args):
     path = os.path.join(tmp, name + ".safetensors")
     subprocess.run([CLI, "train", "--steps", "2", "--no-eval", "--save", path, *args], check=True,
@@ -80,6 +90,7 @@ def main():
         meta = read_safetensors(data)[0]["__metadata__"]
         write("config_json", name + "-model.json", meta["tinyformer.config"])
         write("config_json", name + "-train.json", meta["tinyformer.train"])
+    write("checkpoint_model", "toy-float-counts.safetensors", with_float_counts(cks["toy"]))
     write("safetensors_round_trip", "toy-weights.safetensors", weights_only(cks["toy"]))
     write("safetensors_round_trip", "f32.safetensors",
           safetensors([("w", "F32", [2, 3], struct.pack("<6f", 1, -2, 0.5, 0, 3e38, -1e-30))], {"note": "é"}))

@@ -125,6 +125,14 @@ void run_case(const std::string& case_name, const Target& target) {
   CHECK(opt->steps() == static_cast<int64_t>(c["grads"].size()));
 }
 
+// Adam over the fixture's parameters, after a step with the fixture's first gradients.
+std::unique_ptr<Adam> adam_after_one_step(const NamedTensors& params) {
+  auto opt = std::make_unique<Adam>(params);
+  set_grads(params, optim_fixture()["cases"]["adam"]["grads"][0]);
+  opt->step();
+  return opt;
+}
+
 std::map<std::string, std::vector<float>> snapshot(const NamedTensors& params) {
   std::map<std::string, std::vector<float>> out;
   for (const auto& [name, p] : params) out[name] = p.to_vector();
@@ -250,37 +258,41 @@ TEST_SUITE("optimizer") {
   }
 
   TEST_CASE("state names are stable and resuming from exported state continues the same run") {
-    for (std::string case_name : {"adam_l2", "sgd_momentum_wd"}) {
-      INFO("case ", case_name);
-      const json& c = optim_fixture()["cases"][case_name];
-      NamedTensors params = make_params(c["init"], Device::CPU);
-      auto opt = make_optimizer(c["config"], params);
-      size_t half = c["grads"].size() / 2;
-      for (size_t s = 0; s < half; ++s) {
-        set_grads(params, c["grads"][s]);
-        opt->step();
+    // float_counts: the counts as float32 tensors among the slots, as files from before int64 counts hold
+    // them
+    for (std::string case_name : {"adam_l2", "sgd_momentum_wd"})
+      for (bool float_counts : {false, true}) {
+        INFO("case ", case_name, float_counts ? " from float32 counts" : "");
+        const json& c = optim_fixture()["cases"][case_name];
+        NamedTensors params = make_params(c["init"], Device::CPU);
+        auto opt = make_optimizer(c["config"], params);
+        size_t half = c["grads"].size() / 2;
+        for (size_t s = 0; s < half; ++s) {
+          set_grads(params, c["grads"][s]);
+          opt->step();
+        }
+        OptimizerState saved = clone_all(opt->state());
+        NamedTensors resumed_params = clone_all_params(params);
+        auto resumed = make_optimizer(c["config"], resumed_params);
+        resumed->load_state(float_counts ? with_float_counts(saved) : saved);
+        CHECK(resumed->steps() == static_cast<int64_t>(half));
+        CHECK(resumed->state().counts == saved.counts);
+        for (size_t s = half; s < c["grads"].size(); ++s) {
+          set_grads(params, c["grads"][s]);
+          set_grads(resumed_params, c["grads"][s]);
+          opt->step();
+          resumed->step();
+        }
+        CHECK(snapshot(resumed_params) == snapshot(params));
+        for (const auto& [name, p] : resumed_params)
+          check_close(p.to_vector(), c["after"].back()[name], name);
       }
-      OptimizerState saved = clone_all(opt->state());
-      NamedTensors resumed_params = clone_all_params(params);
-      auto resumed = make_optimizer(c["config"], resumed_params);
-      resumed->load_state(saved);
-      CHECK(resumed->steps() == static_cast<int64_t>(half));
-      for (size_t s = half; s < c["grads"].size(); ++s) {
-        set_grads(params, c["grads"][s]);
-        set_grads(resumed_params, c["grads"][s]);
-        opt->step();
-        resumed->step();
-      }
-      CHECK(snapshot(resumed_params) == snapshot(params));
-      for (const auto& [name, p] : resumed_params) check_close(p.to_vector(), c["after"].back()[name], name);
-    }
   }
 
   TEST_CASE("Adam's state holds the documented names") {
     NamedTensors params = make_params(optim_fixture()["cases"]["adam"]["init"], Device::CPU);
-    Adam opt(params);
-    set_grads(params, optim_fixture()["cases"]["adam"]["grads"][0]);
-    opt.step();
+    std::unique_ptr<Adam> adam = adam_after_one_step(params);
+    Adam& opt = *adam;
     std::vector<std::string> names;
     for (const auto& [name, n] : opt.state().counts) names.push_back(name);
     for (const auto& [name, t] : opt.state().slots) names.push_back(name);
@@ -293,11 +305,9 @@ TEST_SUITE("optimizer") {
   }
 
   TEST_CASE("load_state rejects unknown, missing and misshapen entries") {
-    const json& c = optim_fixture()["cases"]["adam"];
-    NamedTensors params = make_params(c["init"], Device::CPU);
-    Adam opt(params);
-    set_grads(params, c["grads"][0]);
-    opt.step();
+    NamedTensors params = make_params(optim_fixture()["cases"]["adam"]["init"], Device::CPU);
+    std::unique_ptr<Adam> adam = adam_after_one_step(params);
+    Adam& opt = *adam;
     OptimizerState good = clone_all(opt.state());
 
     OptimizerState wrong_shape = good;
@@ -346,11 +356,9 @@ TEST_SUITE("optimizer") {
   }
 
   TEST_CASE("step counts are exact int64 past float32's 2^24 and go on counting from there") {
-    const json& c = optim_fixture()["cases"]["adam"];
-    NamedTensors params = make_params(c["init"], Device::CPU);
-    Adam opt(params);
-    set_grads(params, c["grads"][0]);
-    opt.step();
+    NamedTensors params = make_params(optim_fixture()["cases"]["adam"]["init"], Device::CPU);
+    std::unique_ptr<Adam> adam = adam_after_one_step(params);
+    Adam& opt = *adam;
     const int64_t big = (int64_t{1} << 40) + 3;  // float32 would store 2^40
     REQUIRE(static_cast<int64_t>(static_cast<float>(big)) != big);
     OptimizerState state = clone_all(opt.state());
@@ -359,33 +367,11 @@ TEST_SUITE("optimizer") {
     opt.load_state(state);
     CHECK(opt.steps() == big);
     CHECK(state_count(opt, "optim.step.w") == big - 1);
-    set_grads(params, c["grads"][1]);
+    set_grads(params, optim_fixture()["cases"]["adam"]["grads"][1]);
     opt.step();
     CHECK(opt.steps() == big + 1);
     CHECK(state_count(opt, "optim.steps") == big + 1);
     CHECK(state_count(opt, "optim.step.w") == big);
-  }
-
-  TEST_CASE("float32 counts, as files from before int64 counts hold them, load as the same run") {
-    for (std::string case_name : {"adam_l2", "sgd_momentum_wd"}) {
-      INFO("case ", case_name);
-      const json& c = optim_fixture()["cases"][case_name];
-      NamedTensors params = make_params(c["init"], Device::CPU);
-      auto opt = make_optimizer(c["config"], params);
-      for (size_t s = 0; s < 2; ++s) {
-        set_grads(params, c["grads"][s]);
-        opt->step();
-      }
-      NamedTensors resumed_params = clone_all_params(params);
-      auto resumed = make_optimizer(c["config"], resumed_params);
-      resumed->load_state(with_float_counts(clone_all(opt->state())));
-      CHECK(resumed->state().counts == opt->state().counts);
-      set_grads(params, c["grads"][2]);
-      set_grads(resumed_params, c["grads"][2]);
-      opt->step();
-      resumed->step();
-      CHECK(snapshot(resumed_params) == snapshot(params));
-    }
   }
 
   TEST_CASE("optimizers reject bad hyperparameters and parameter lists") {
