@@ -18,6 +18,7 @@
 #include "nn/model.hpp"
 #include "nn/model_config.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/torch_reader.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
@@ -323,6 +324,36 @@ TEST_SUITE("checkpoint") {
     CHECK_THROWS_WITH_AS(load_checkpoint(path), doctest::Contains(path.c_str()), Error);
   }
 }
+
+#ifndef __EMSCRIPTEN__
+TEST_SUITE("checkpoint") {
+  TEST_CASE("PyTorch reads a checkpoint: parameters as torch.float32, step counts as exact torch.int64") {
+    ScratchDir dir("checkpoint_torch_read");
+    std::string path = (dir.path / "run.safetensors").string();
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    save_checkpoint(path, ck);
+    std::optional<nlohmann::json> seen = test::torch_summary(path);
+    if (!seen) {
+      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
+      return;
+    }
+    std::map<std::string, nlohmann::json> by_name;
+    for (const auto& t : (*seen)["tensors"]) by_name[t["name"].get<std::string>()] = t;
+    REQUIRE(by_name.count("optim.step") == 1);
+    CHECK(by_name["optim.step"]["torch_dtype"] == "torch.int64");
+    CHECK(by_name["optim.step"]["shape"] == nlohmann::json({1}));
+    CHECK(by_name["optim.step"]["values"] == nlohmann::json({kBigCount}));  // 2^40 + 3, not 2^40
+    for (const auto& [name, t] : ck.params) {
+      CAPTURE(name);
+      REQUIRE(by_name.count(name) == 1);
+      CHECK(by_name[name]["torch_dtype"] == "torch.float32");
+      CHECK(by_name[name]["shape"].get<std::vector<int64_t>>() == t.shape().dims());
+    }
+    CHECK(by_name["optim.m.embed.weight"]["sum"].get<double>() == 12.0);  // 24 numbers of 0.5
+    CHECK(by_name.size() == ck.params.size() + 2);
+  }
+}
+#endif
 
 TEST_SUITE("load_parameters") {
   TEST_CASE("load_parameters copies every parameter by name into a fresh model") {

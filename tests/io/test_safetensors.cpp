@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +19,7 @@
 #include "io/file_bytes.hpp"
 #include "io/safetensors.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/torch_reader.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
@@ -364,26 +364,19 @@ TEST_SUITE("safetensors") {
 #ifndef __EMSCRIPTEN__
 TEST_SUITE("safetensors") {
   TEST_CASE("PyTorch's independent reader sees the names, shapes and exact values we wrote, I64 as int64") {
-    const char* probe =
-        "/usr/bin/python3 -c 'import importlib.util as u, sys; "
-        "sys.exit(not (u.find_spec(\"torch\") and u.find_spec(\"numpy\")))' > /dev/null 2>&1";
-    if (std::system(probe) != 0) {  // finds the modules without the seconds an import of torch takes
-      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
-      return;
-    }
     ScratchDir dir("safetensors_torch_read");
     std::string path = (dir.path / "ours.safetensors").string();
-    std::string summary = (dir.path / "summary.json").string();
     auto tensors = sample_tensors();
     auto integers = sample_integers();
     std::map<std::string, std::string> metadata = {{"tinyformer.config", "{\"kind\":\"transformer\"}"},
                                                    {"unicode", "\xe2\x9c\x93"}};
     save_safetensors(path, tensors, metadata, integers);
-    std::string command = "/usr/bin/python3 " + std::string(TF_FIXTURE_DIR) + "/safetensors_check.py read '" +
-                          path + "' > '" + summary + "'";
-    REQUIRE(std::system(command.c_str()) == 0);
-    std::ifstream in(summary);
-    nlohmann::json seen = nlohmann::json::parse(in);
+    std::optional<nlohmann::json> summary = test::torch_summary(path);
+    if (!summary) {
+      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
+      return;
+    }
+    const nlohmann::json& seen = *summary;
     CHECK(seen["header_length"].get<uint64_t>() % 8 == 0);
     CHECK(seen["metadata"].get<std::map<std::string, std::string>>() == metadata);
     REQUIRE(seen["tensors"].size() == integers.size() + tensors.size());

@@ -1,0 +1,34 @@
+// PyTorch reading a safetensors file we wrote, through the independent reader fixtures/safetensors_check.py
+// (native only: it runs /usr/bin/python3). Empty when that python has no torch or numpy, so a test can say it
+// skipped rather than fail on a machine without them.
+#pragma once
+#ifndef __EMSCRIPTEN__
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "support/scratch_dir.hpp"
+
+namespace tf::test {
+
+// The script's summary of the file at `path` (see its "read" command), or nothing without torch and numpy.
+inline std::optional<nlohmann::json> torch_summary(const std::string& path) {
+  const char* probe =
+      "/usr/bin/python3 -c 'import importlib.util as u, sys; "
+      "sys.exit(not (u.find_spec(\"torch\") and u.find_spec(\"numpy\")))' > /dev/null 2>&1";
+  if (std::system(probe) != 0) return std::nullopt;  // finds the modules without the seconds an import takes
+  ScratchDir dir("torch_summary");
+  std::string summary = (dir.path / "summary.json").string();
+  std::string command = "/usr/bin/python3 " + std::string(TF_FIXTURE_DIR) + "/safetensors_check.py read '" +
+                        path + "' > '" + summary + "'";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::ifstream in(summary);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace tf::test
+#endif
