@@ -343,11 +343,12 @@ TEST_SUITE("checkpoint") {
     CHECK(by_name["optim.step"]["torch_dtype"] == "torch.int64");
     CHECK(by_name["optim.step"]["shape"] == nlohmann::json({1}));
     CHECK(by_name["optim.step"]["values"] == nlohmann::json({kBigCount}));  // 2^40 + 3, not 2^40
-    for (const auto& [name, t] : ck.params) {
+    for (const auto& param : ck.params) {
+      const std::string& name = param.first;  // a named reference: clang's CAPTURE cannot take a binding
       CAPTURE(name);
       REQUIRE(by_name.count(name) == 1);
       CHECK(by_name[name]["torch_dtype"] == "torch.float32");
-      CHECK(by_name[name]["shape"].get<std::vector<int64_t>>() == t.shape().dims());
+      CHECK(by_name[name]["shape"].get<std::vector<int64_t>>() == param.second.shape().dims());
     }
     CHECK(by_name["optim.m.embed.weight"]["sum"].get<double>() == 12.0);  // 24 numbers of 0.5
     CHECK(by_name.size() == ck.params.size() + 2);

@@ -125,9 +125,9 @@ TEST_SUITE("trainer") {
     Checkpoint after = load_checkpoint_bytes(save_checkpoint_bytes(resumed->checkpoint()));
     CHECK(after.step == big + 1);
     REQUIRE(after.optimizer_state.counts.size() == ck.optimizer_state.counts.size());
-    for (const auto& [name, n] : after.optimizer_state.counts) {
-      CAPTURE(name);
-      CHECK(n == big + 1);  // the toy model's every parameter has a gradient each step
+    for (const auto& count : after.optimizer_state.counts) {
+      CAPTURE(count.first);
+      CHECK(count.second == big + 1);  // the toy model's every parameter has a gradient each step
     }
   }
 
