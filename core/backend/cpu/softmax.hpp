@@ -52,15 +52,6 @@ float row_logsumexp(const float* x, int64_t cols) {
   return m + std::log(s);
 }
 
-template <class A>
-void softmax_forward_rows(const float* x, float* y, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r) {
-    batch<A> lse(row_logsumexp<A>(x + r * cols, cols));
-    map_unary<A>(x + r * cols, y + r * cols, static_cast<size_t>(cols), 0.f,
-                 [lse](const batch<A>& v) { return exp_keep_nan<A>(v - lse); });
-  }
-}
-
 // sum over c < n of a[c] * b[c].
 template <class A>
 float row_dot(const float* a, const float* b, int64_t n) {
@@ -80,63 +71,62 @@ float row_dot(const float* a, const float* b, int64_t n) {
   return xsimd::hadd(acc0 + acc1);
 }
 
-template <class A>
-void softmax_backward_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* yr = y + r * cols;
-    batch<A> dot(row_dot<A>(yr, dy + r * cols, cols));
-    map_binary<A>(yr, dy + r * cols, dx + r * cols, static_cast<size_t>(cols),
-                  [dot](const batch<A>& yv, const batch<A>& g) { return yv * (g - dot); });
-  }
+// ---- the kernels of kernels.hpp: row_fn on each row of [rows, cols] arrays, rows spread over the pool ----
+
+template <class RowFn, class... P>
+void each_row(int64_t rows, int64_t cols, RowFn row_fn, P*... arrays) {
+  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) row_fn((arrays + r * cols)..., static_cast<size_t>(cols));
+  });
 }
 
-template <class A>
-void log_softmax_forward_rows(const float* x, float* y, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r) {
-    batch<A> lse(row_logsumexp<A>(x + r * cols, cols));
-    map_unary<A>(x + r * cols, y + r * cols, static_cast<size_t>(cols), 0.f,
-                 [lse](const batch<A>& v) { return v - lse; });
-  }
+// y = exp(x - logsumexp(x)), or for log-softmax x - logsumexp(x).
+template <class A, bool Log>
+void normalise_rows(const float* x, float* y, int64_t rows, int64_t cols) {
+  each_row(
+      rows, cols,
+      [](const float* xr, float* yr, size_t n) {
+        batch<A> lse(row_logsumexp<A>(xr, static_cast<int64_t>(n)));
+        map_unary<A>(xr, yr, n, 0.f,
+                     [lse](const batch<A>& v) { return Log ? v - lse : exp_keep_nan<A>(v - lse); });
+      },
+      x, y);
 }
-
-template <class A>
-void log_softmax_backward_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* g = dy + r * cols;
-    batch<A> s(row_sum<A>(g, cols, 0.f, [](const batch<A>& v) { return v; }));
-    map_binary<A>(y + r * cols, g, dx + r * cols, static_cast<size_t>(cols),
-                  [s](const batch<A>& yv, const batch<A>& gv) { return gv - exp_keep_nan<A>(yv) * s; });
-  }
-}
-
-// ---- the kernels of kernels.hpp, spread over the thread pool ----
 
 template <class A>
 void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
-  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
-    softmax_forward_rows<A>(x + r0 * cols, y + r0 * cols, r1 - r0, cols);
-  });
-}
-
-template <class A>
-void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
-  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
-    softmax_backward_rows<A>(y + r0 * cols, dy + r0 * cols, dx + r0 * cols, r1 - r0, cols);
-  });
+  normalise_rows<A, false>(x, y, rows, cols);
 }
 
 template <class A>
 void log_softmax_forward(const float* x, float* y, int64_t rows, int64_t cols) {
-  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
-    log_softmax_forward_rows<A>(x + r0 * cols, y + r0 * cols, r1 - r0, cols);
-  });
+  normalise_rows<A, true>(x, y, rows, cols);
 }
 
+// dx = y * (dy - <y, dy>)
+template <class A>
+void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
+  each_row(
+      rows, cols,
+      [](const float* yr, const float* g, float* dxr, size_t n) {
+        batch<A> dot(row_dot<A>(yr, g, static_cast<int64_t>(n)));
+        map_binary<A>(yr, g, dxr, n,
+                      [dot](const batch<A>& yv, const batch<A>& gv) { return yv * (gv - dot); });
+      },
+      y, dy, dx);
+}
+
+// dx = dy - exp(y) * sum(dy)
 template <class A>
 void log_softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols) {
-  for_rows(rows, cols, [&](int64_t r0, int64_t r1) {
-    log_softmax_backward_rows<A>(y + r0 * cols, dy + r0 * cols, dx + r0 * cols, r1 - r0, cols);
-  });
+  each_row(
+      rows, cols,
+      [](const float* yr, const float* g, float* dxr, size_t n) {
+        batch<A> s(row_sum<A>(g, static_cast<int64_t>(n), 0.f, [](const batch<A>& v) { return v; }));
+        map_binary<A>(yr, g, dxr, n,
+                      [s](const batch<A>& yv, const batch<A>& gv) { return gv - exp_keep_nan<A>(yv) * s; });
+      },
+      y, dy, dx);
 }
 
 }  // namespace tf::cpu
