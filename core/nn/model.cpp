@@ -4,34 +4,34 @@
 #include "util/error.hpp"
 
 namespace tf {
+namespace {
+
+// Builds the network `Net`, hands it to `owner` and returns it for the typed pointers.
+template <class Net>
+Net* build(std::unique_ptr<Module>& owner, const ModelConfig& config, Rng& rng, Device device) {
+  auto net = std::make_unique<Net>(config, rng, device);
+  Net* raw = net.get();
+  owner = std::move(net);
+  return raw;
+}
+
+}  // namespace
 
 Model::Model(const ModelConfig& config, Rng& rng, Device device) {
   config.validate();
   switch (config.kind) {
-    case ModelKind::NoTalking: {
-      auto m = std::make_unique<NoTalking>(config, rng, device);
-      token_ = m.get();
-      module_ = std::move(m);
+    case ModelKind::NoTalking:
+      token_ = build<NoTalking>(module_, config, rng, device);
       break;
-    }
-    case ModelKind::WithPosition: {
-      auto m = std::make_unique<WithPosition>(config, rng, device);
-      token_ = m.get();
-      module_ = std::move(m);
+    case ModelKind::WithPosition:
+      token_ = build<WithPosition>(module_, config, rng, device);
       break;
-    }
-    case ModelKind::Transformer: {
-      auto m = std::make_unique<MyTransformer>(config, rng, device);
-      token_ = transformer_ = m.get();
-      module_ = std::move(m);
+    case ModelKind::Transformer:
+      token_ = transformer_ = build<MyTransformer>(module_, config, rng, device);
       break;
-    }
-    case ModelKind::Sorter: {
-      auto m = std::make_unique<Sorter>(config, rng, device);
-      sorter_ = m.get();
-      module_ = std::move(m);
+    case ModelKind::Sorter:
+      sorter_ = build<Sorter>(module_, config, rng, device);
       break;
-    }
   }
 }
 
