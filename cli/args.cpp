@@ -51,38 +51,48 @@ CLI::Option* value_option(CLI::App& app, const std::string& name, const std::str
   return o;
 }
 
+template <class T>
+std::string text_of(T value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
+// An option whose value must read (through `read`) as a T in [min, max]; `needs` names what it must be.
+template <class T>
+void ranged_option(CLI::App& app, const std::string& name, const std::string& value_name,
+                   const std::string& help, T min, T max, std::optional<T> (*read)(const std::string&),
+                   const char* needs, std::optional<T> fallback) {
+  std::string range = range_text(min, max);
+  CLI::Option* o = value_option(app, name, value_name, help + " [" + range + "]");
+  o->check(CLI::Validator(
+      [range, min, max, read, needs](std::string& s) -> std::string {
+        std::optional<T> v = read(s);
+        if (v && *v >= min && *v <= max) return "";
+        return std::string("needs ") + needs + " in " + range + ", got '" + s + "'";
+      },
+      ""));
+  if (fallback) o->default_str(text_of(*fallback));
+}
+
+// The option's value read as a T; the table guarantees one unless the option has neither value nor default.
+template <class T>
+T value_of(const std::string& name, const std::string& text, std::optional<T> (*read)(const std::string&)) {
+  std::optional<T> v = read(text);
+  if (!v) throw std::logic_error("--" + name + " has no value and no default");
+  return *v;
+}
+
 }  // namespace
 
 void OptionTable::integer(const std::string& name, const std::string& value_name, const std::string& help,
                           int64_t min, int64_t max, std::optional<int64_t> fallback) {
-  std::string range = range_text(min, max);
-  CLI::Option* o = value_option(app_, name, value_name, help + " [" + range + "]");
-  o->check(CLI::Validator(
-      [range, min, max](std::string& s) -> std::string {
-        std::optional<int64_t> v = parse_whole(s);
-        if (v && *v >= min && *v <= max) return "";
-        return "needs a whole number in " + range + ", got '" + s + "'";
-      },
-      ""));
-  if (fallback) o->default_str(std::to_string(*fallback));
+  ranged_option(app_, name, value_name, help, min, max, &parse_whole, "a whole number", fallback);
 }
 
 void OptionTable::number(const std::string& name, const std::string& help, double min, double max,
                          std::optional<double> fallback) {
-  std::string range = range_text(min, max);
-  CLI::Option* o = value_option(app_, name, "X", help + " [" + range + "]");
-  o->check(CLI::Validator(
-      [range, min, max](std::string& s) -> std::string {
-        std::optional<double> v = parse_number(s);
-        if (v && *v >= min && *v <= max) return "";
-        return "needs a number in " + range + ", got '" + s + "'";
-      },
-      ""));
-  if (fallback) {
-    std::ostringstream os;
-    os << *fallback;
-    o->default_str(os.str());
-  }
+  ranged_option(app_, name, "X", help, min, max, &parse_number, "a number", fallback);
 }
 
 void OptionTable::text(const std::string& name, const std::string& value_name, const std::string& help,
@@ -130,17 +140,9 @@ std::string Args::str(const std::string& name) const {
   return o->count() > 0 ? o->results().front() : o->get_default_str();
 }
 
-int64_t Args::integer(const std::string& name) const {
-  std::optional<int64_t> v = parse_whole(str(name));
-  if (!v) throw std::logic_error("--" + name + " has no value and no default");
-  return *v;
-}
+int64_t Args::integer(const std::string& name) const { return value_of(name, str(name), &parse_whole); }
 
-double Args::number(const std::string& name) const {
-  std::optional<double> v = parse_number(str(name));
-  if (!v) throw std::logic_error("--" + name + " has no value and no default");
-  return *v;
-}
+double Args::number(const std::string& name) const { return value_of(name, str(name), &parse_number); }
 
 std::string Args::str(const std::string& name, const std::string& fallback) const {
   return has(name) ? str(name) : fallback;
