@@ -25,10 +25,7 @@ constexpr int64_t kMaxSteps = 100000000;  // TrainConfig's own limit
 
 // The run's settings: the task's course defaults, then every option given.
 TrainConfig config_from(const Args& a) {
-  std::string task = a.str("task");
-  std::string default_model = task == "sort" ? "sorter" : "transformer";
-  TrainConfig c = TrainConfig::for_task(task, parse_kind(a.str("model", default_model)));
-  c.model.kind = parse_kind(a.str("model", default_model));
+  TrainConfig c = TrainConfig::for_task(a.str("task"), a.str("model", ""));
   c.model.dim = a.integer("dim", c.model.dim);
   c.model.heads = a.integer("heads", c.model.heads);
   c.model.layers = a.integer("layers", c.model.layers);

@@ -13,13 +13,7 @@ using namespace marshal;
 namespace {
 
 std::string default_config(const std::string& task, const std::string& kind) {
-  return guarded([&] {
-    TaskKind t = parse_task(task);
-    ModelKind k = parse_kind(kind.empty() ? (t == TaskKind::Sort ? "sorter" : "transformer") : kind);
-    TrainConfig c = TrainConfig::for_task(t, k);
-    c.model.kind = k;
-    return c.to_json();
-  });
+  return guarded([&] { return TrainConfig::for_task(task, kind).to_json(); });
 }
 // Throws (with the core's reason) unless `name` ("cpu", "webgpu") is a device this module can compute on;
 // on "webgpu" this starts the backend (the arena is made on the GPUDevice handed in as Module.webgpu).

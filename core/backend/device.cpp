@@ -1,29 +1,18 @@
 // Device names, from the TF_DEVICES list.
 #include "backend/device.hpp"
 
-#include "util/error.hpp"
+#include "util/names.hpp"
 
 namespace tf {
 
 namespace {
-struct DeviceName {
-  Device device;
-  const char* name;
-};
 #define TF_DEVICE_ROW(id, name) {Device::id, name},
-constexpr DeviceName kNames[] = {TF_DEVICES(TF_DEVICE_ROW)};
+constexpr std::pair<Device, const char*> kNames[] = {TF_DEVICES(TF_DEVICE_ROW)};
 #undef TF_DEVICE_ROW
 }  // namespace
 
-std::string device_name(Device d) { return kNames[static_cast<int>(d)].name; }
+std::string device_name(Device d) { return name_in(kNames, d); }
 
-Device parse_device(const std::string& name) {
-  std::string known;
-  for (const DeviceName& n : kNames) {
-    if (name == n.name) return n.device;
-    known += known.empty() ? n.name : std::string(" or ") + n.name;
-  }
-  fail("unknown device '", name, "' (expected ", known, ")");
-}
+Device parse_device(const std::string& name) { return value_in(kNames, name, "device"); }
 
 }  // namespace tf

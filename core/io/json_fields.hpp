@@ -4,6 +4,8 @@
 // field; no message of the JSON library reaches a user.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -25,5 +27,29 @@ double number(const Json& v, const std::string& what, const std::string& field, 
 std::string string(const Json& v, const std::string& what, const std::string& field);
 bool boolean(const Json& v, const std::string& what, const std::string& field);
 void require_object(const Json& v, const std::string& what);
+
+// Reading a struct from an object: each field name has a reader that checks the value and stores it
+// (into() makes the common ones); a name without a reader is an error ("unknown <what> field 'x'").
+using FieldReader = std::function<void(const Json& v, const std::string& what, const std::string& field)>;
+using FieldReaders = std::map<std::string, FieldReader>;
+Json parse_object(const std::string& text, const std::string& what);  // parse() + require_object()
+void read_fields(const Json& object, const std::string& what, const FieldReaders& readers);
+
+// Wide bounds that keep casts defined: the struct's own validation gives each field's real range.
+constexpr int64_t kWideInteger = int64_t{1} << 40;
+constexpr double kWideNumber = 1e30;
+FieldReader into(int64_t& out, int64_t lo = -kWideInteger, int64_t hi = kWideInteger);
+FieldReader into(uint64_t& out);
+FieldReader into(double& out, double lo = -kWideNumber, double hi = kWideNumber);
+FieldReader into(float& out, double lo = -kWideNumber, double hi = kWideNumber);
+FieldReader into(bool& out);
+FieldReader into(std::string& out);
+// A name read as a string and turned into T by `parse` (which throws on an unknown name).
+template <class T>
+FieldReader into(T& out, T (*parse)(const std::string&)) {
+  return [&out, parse](const Json& v, const std::string& what, const std::string& field) {
+    out = parse(string(v, what, field));
+  };
+}
 
 }  // namespace tf::json_fields

@@ -4,6 +4,7 @@
 
 #include "io/json_fields.hpp"
 #include "util/error.hpp"
+#include "util/names.hpp"
 
 namespace tf {
 
@@ -86,59 +87,31 @@ std::string ModelConfig::to_json() const {
 ModelConfig ModelConfig::from_json(const std::string& text) {
   namespace jf = json_fields;
   const std::string what = "model config";
-  jf::Json j = jf::parse(text, what);
-  jf::require_object(j, what);
-  // Wide bounds that keep casts defined; validate() gives each field's real range and message.
-  constexpr int64_t kBig = int64_t{1} << 40;
   ModelConfig c;
-  for (auto& [key, v] : j.items()) {
-    if (key == "kind")
-      c.kind = parse_kind(jf::string(v, what, key));
-    else if (key == "vocab")
-      c.vocab = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "dim")
-      c.dim = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "heads")
-      c.heads = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "layers")
-      c.layers = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "max_length")
-      c.max_length = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "causal")
-      c.causal = jf::boolean(v, what, key);
-    else if (key == "rotary")
-      c.rotary = jf::boolean(v, what, key);
-    else if (key == "encoder_layers")
-      c.encoder_layers = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "decoder_layers")
-      c.decoder_layers = jf::integer(v, what, key, -kBig, kBig);
-    else
-      fail("unknown model config field '", key, "'");
-  }
+  jf::read_fields(jf::parse_object(text, what), what,
+                  {{"kind", jf::into(c.kind, &parse_kind)},
+                   {"vocab", jf::into(c.vocab)},
+                   {"dim", jf::into(c.dim)},
+                   {"heads", jf::into(c.heads)},
+                   {"layers", jf::into(c.layers)},
+                   {"max_length", jf::into(c.max_length)},
+                   {"causal", jf::into(c.causal)},
+                   {"rotary", jf::into(c.rotary)},
+                   {"encoder_layers", jf::into(c.encoder_layers)},
+                   {"decoder_layers", jf::into(c.decoder_layers)}});
   c.validate();
   return c;
 }
 
-std::string kind_name(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::NoTalking:
-      return "notalking";
-    case ModelKind::WithPosition:
-      return "withposition";
-    case ModelKind::Transformer:
-      return "transformer";
-    case ModelKind::Sorter:
-      return "sorter";
-  }
-  return "?";
-}
+namespace {
+constexpr NameTable<ModelKind, 4> kKindNames = {{ModelKind::NoTalking, "notalking"},
+                                                {ModelKind::WithPosition, "withposition"},
+                                                {ModelKind::Transformer, "transformer"},
+                                                {ModelKind::Sorter, "sorter"}};
+}  // namespace
 
-ModelKind parse_kind(const std::string& name) {
-  if (name == "notalking") return ModelKind::NoTalking;
-  if (name == "withposition") return ModelKind::WithPosition;
-  if (name == "transformer") return ModelKind::Transformer;
-  if (name == "sorter") return ModelKind::Sorter;
-  fail("unknown model '", name, "' (expected notalking, withposition, transformer or sorter)");
-}
+std::string kind_name(ModelKind kind) { return name_in(kKindNames, kind); }
+
+ModelKind parse_kind(const std::string& name) { return value_in(kKindNames, name, "model"); }
 
 }  // namespace tf

@@ -11,34 +11,17 @@ namespace tf {
 WriteRequest WriteRequest::from_json(const std::string& text) {
   namespace jf = json_fields;
   const std::string what = "write request";
-  jf::Json j = jf::parse(text, what);
-  jf::require_object(j, what);
-  // Wide bounds that keep casts defined; write_text checks the real ranges.
-  constexpr int64_t kBig = int64_t{1} << 40;
-  constexpr double kHuge = 1e30;
-  WriteRequest r;
-  for (auto& [key, v] : j.items()) {
-    if (key == "prompt")
-      r.prompt = jf::string(v, what, key);
-    else if (key == "suffix")
-      r.suffix = jf::string(v, what, key);
-    else if (key == "sampler")
-      r.sampler = jf::string(v, what, key);
-    else if (key == "length")
-      r.length = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "count")
-      r.count = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "steps")
-      r.steps = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "topK")
-      r.top_k = jf::integer(v, what, key, -kBig, kBig);
-    else if (key == "temperature")
-      r.temperature = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
-    else if (key == "seed")
-      r.seed = jf::unsigned_integer(v, what, key);
-    else
-      fail("unknown write request field '", key, "'");
-  }
+  WriteRequest r;  // write_text checks the real ranges
+  jf::read_fields(jf::parse_object(text, what), what,
+                  {{"prompt", jf::into(r.prompt)},
+                   {"suffix", jf::into(r.suffix)},
+                   {"sampler", jf::into(r.sampler)},
+                   {"length", jf::into(r.length)},
+                   {"count", jf::into(r.count)},
+                   {"steps", jf::into(r.steps)},
+                   {"topK", jf::into(r.top_k)},
+                   {"temperature", jf::into(r.temperature)},
+                   {"seed", jf::into(r.seed)}});
   return r;
 }
 

@@ -4,38 +4,36 @@
 
 #include "io/json_fields.hpp"
 #include "util/error.hpp"
+#include "util/names.hpp"
 
 namespace tf {
 
-std::string task_name(TaskKind task) {
-  switch (task) {
-    case TaskKind::Toy:
-      return "toy";
-    case TaskKind::Sort:
-      return "sort";
-    case TaskKind::Stories:
-      return "stories";
-  }
-  return "?";
+namespace {
+constexpr NameTable<TaskKind, 3> kTaskNames = {
+    {TaskKind::Toy, "toy"}, {TaskKind::Sort, "sort"}, {TaskKind::Stories, "stories"}};
+}  // namespace
+
+std::string task_name(TaskKind task) { return name_in(kTaskNames, task); }
+
+TaskKind parse_task(const std::string& name) { return value_in(kTaskNames, name, "task"); }
+
+ModelKind default_kind(TaskKind task) {
+  return task == TaskKind::Sort ? ModelKind::Sorter : ModelKind::Transformer;
 }
 
-TaskKind parse_task(const std::string& name) {
-  if (name == "toy") return TaskKind::Toy;
-  if (name == "sort") return TaskKind::Sort;
-  if (name == "stories") return TaskKind::Stories;
-  fail("unknown task '", name, "' (expected toy, sort or stories)");
-}
-
-TrainConfig TrainConfig::for_task(const std::string& task, ModelKind kind) {
+TrainConfig TrainConfig::for_task(const std::string& task, std::optional<ModelKind> kind) {
   return for_task(parse_task(task), kind);
 }
 
-TrainConfig TrainConfig::for_task(TaskKind task, ModelKind kind) {
+TrainConfig TrainConfig::for_task(const std::string& task, const std::string& kind) {
+  return for_task(parse_task(task), kind.empty() ? std::nullopt : std::optional<ModelKind>(parse_kind(kind)));
+}
+
+TrainConfig TrainConfig::for_task(TaskKind task, std::optional<ModelKind> kind) {
   TrainConfig c;
   c.task = task;
   if (task == TaskKind::Toy) {
     c.model = ModelConfig::transformer(14, 32, 1, 1);
-    c.model.kind = kind == ModelKind::Sorter ? ModelKind::Transformer : kind;
     c.steps = 1500;
     c.batch = 64;
   } else if (task == TaskKind::Sort) {
@@ -49,8 +47,8 @@ TrainConfig TrainConfig::for_task(TaskKind task, ModelKind kind) {
     c.clip = 1.f;
   } else {
     c.model = ModelConfig::transformer(2002);
-    c.model.kind = kind == ModelKind::Sorter ? ModelKind::Transformer : kind;
   }
+  c.model.kind = kind.value_or(default_kind(task));
   return c;
 }
 
@@ -95,47 +93,28 @@ std::string TrainConfig::to_json() const {
 TrainConfig TrainConfig::from_json(const std::string& text) {
   namespace jf = json_fields;
   const std::string what = "training config";
-  jf::Json j = jf::parse(text, what);
-  jf::require_object(j, what);
+  jf::Json j = jf::parse_object(text, what);
   TrainConfig c = for_task(j.contains("task") ? jf::string(j["task"], what, "task") : "stories");
-  // Wide bounds that keep casts defined; validate() gives each field's real range and message.
-  constexpr int64_t kBig = int64_t{1} << 40;
-  constexpr double kHuge = 1e30;
-  for (auto& [key, v] : j.items()) {
-    if (key == "task") continue;
-    if (key == "model") {
-      jf::require_object(v, "training config field 'model'");
-      c.model = ModelConfig::from_json(v.dump());  // shallow: jf::parse limited the depth
-    } else if (key == "steps") {
-      c.steps = jf::integer(v, what, key, -kBig, kBig);
-    } else if (key == "batch") {
-      c.batch = jf::integer(v, what, key, -kBig, kBig);
-    } else if (key == "seq_len") {
-      c.seq_len = jf::integer(v, what, key, -kBig, kBig);
-    } else if (key == "optimizer") {
-      c.optimizer = jf::string(v, what, key);
-    } else if (key == "lr") {
-      c.lr = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
-    } else if (key == "weight_decay") {
-      c.weight_decay = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
-    } else if (key == "momentum") {
-      c.momentum = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
-    } else if (key == "schedule") {
-      c.schedule = jf::string(v, what, key);
-    } else if (key == "pct_start") {
-      c.pct_start = jf::number(v, what, key, -kHuge, kHuge);
-    } else if (key == "warmup") {
-      c.warmup = jf::integer(v, what, key, -kBig, kBig);
-    } else if (key == "clip") {
-      c.clip = static_cast<float>(jf::number(v, what, key, -kHuge, kHuge));
-    } else if (key == "seed") {
-      c.seed = jf::unsigned_integer(v, what, key);
-    } else if (key == "max_skips") {
-      c.max_skips = jf::integer(v, what, key, -kBig, kBig);
-    } else {
-      fail("unknown training config field '", key, "'");
-    }
-  }
+  auto model = [&c](const jf::Json& v, const std::string&, const std::string&) {
+    jf::require_object(v, "training config field 'model'");
+    c.model = ModelConfig::from_json(v.dump());  // shallow: jf::parse limited the depth
+  };
+  jf::read_fields(j, what,
+                  {{"task", [](const jf::Json&, const std::string&, const std::string&) {}},  // read above
+                   {"model", model},
+                   {"steps", jf::into(c.steps)},
+                   {"batch", jf::into(c.batch)},
+                   {"seq_len", jf::into(c.seq_len)},
+                   {"optimizer", jf::into(c.optimizer)},
+                   {"lr", jf::into(c.lr)},
+                   {"weight_decay", jf::into(c.weight_decay)},
+                   {"momentum", jf::into(c.momentum)},
+                   {"schedule", jf::into(c.schedule)},
+                   {"pct_start", jf::into(c.pct_start)},
+                   {"warmup", jf::into(c.warmup)},
+                   {"clip", jf::into(c.clip)},
+                   {"seed", jf::into(c.seed)},
+                   {"max_skips", jf::into(c.max_skips)}});
   c.validate();
   return c;
 }

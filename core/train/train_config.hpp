@@ -4,6 +4,7 @@
 // 1.0, batch 128, 1200 steps). Stored as JSON in checkpoints so a run can be resumed exactly.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "nn/model_config.hpp"
@@ -15,6 +16,7 @@ namespace tf {
 enum class TaskKind { Toy, Sort, Stories };
 std::string task_name(TaskKind task);
 TaskKind parse_task(const std::string& name);  // throws on an unknown name
+ModelKind default_kind(TaskKind task);         // the sorter for sort, the transformer for toy and stories
 
 struct TrainConfig {
   TaskKind task = TaskKind::Stories;
@@ -33,9 +35,12 @@ struct TrainConfig {
   uint64_t seed = 0;
   int64_t max_skips = 20;  // non-finite steps in a row (each skipped) after which training stops
 
-  // The course's settings for a task ("toy", "sort", "stories") and model family.
-  static TrainConfig for_task(TaskKind task, ModelKind kind = ModelKind::Transformer);
-  static TrainConfig for_task(const std::string& task, ModelKind kind = ModelKind::Transformer);
+  // The course's settings for a task ("toy", "sort", "stories") and model family; without a family, the
+  // task's own (default_kind). A family the task cannot train (the sorter on toy) is kept for validate() to
+  // refuse. The names' form is what front ends pass on from their users ("" for the task's own family).
+  static TrainConfig for_task(TaskKind task, std::optional<ModelKind> kind = std::nullopt);
+  static TrainConfig for_task(const std::string& task, std::optional<ModelKind> kind = std::nullopt);
+  static TrainConfig for_task(const std::string& task, const std::string& kind);
   void validate() const;
   std::string to_json() const;
   static TrainConfig from_json(const std::string& json);  // every field typed and range-checked

@@ -150,6 +150,26 @@ TEST_SUITE("trainer") {
                          doctest::Contains("stepz"), Error);
   }
 
+  TEST_CASE("a task's course settings take the task's own model family unless one is named") {
+    CHECK(TrainConfig::for_task("sort").model.kind == ModelKind::Sorter);
+    CHECK(TrainConfig::for_task("toy").model.kind == ModelKind::Transformer);
+    CHECK(TrainConfig::for_task("stories", "").model.kind == ModelKind::Transformer);
+    CHECK(TrainConfig::for_task("sort", "").model.kind == ModelKind::Sorter);
+    TrainConfig nt = TrainConfig::for_task("toy", "notalking");
+    CHECK(nt.model.kind == ModelKind::NoTalking);
+    CHECK(nt.model.vocab == 14);
+    CHECK(nt.steps == 1500);
+    CHECK(default_kind(TaskKind::Sort) == ModelKind::Sorter);
+    CHECK(default_kind(TaskKind::Stories) == ModelKind::Transformer);
+    // A family the task cannot train is kept, and refused by validate().
+    CHECK_THROWS_WITH_AS(TrainConfig::for_task("toy", "sorter").validate(),
+                         doctest::Contains("the sort task trains the sorter"), Error);
+    CHECK_THROWS_WITH_AS(TrainConfig::for_task("sort", "transformer").validate(),
+                         doctest::Contains("the sort task trains the sorter"), Error);
+    CHECK_THROWS_WITH_AS(TrainConfig::for_task("toy", "lstm"), doctest::Contains("unknown model 'lstm'"),
+                         Error);
+  }
+
   TEST_CASE("a training config survives its JSON form") {
     TrainConfig c = TrainConfig::for_task("sort");
     c.seed = 42;
