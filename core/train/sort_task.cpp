@@ -1,7 +1,6 @@
 // Page 000's sorting task: teacher-forced cross-entropy on random digit sequences. Its evaluation decodes
 // 2000 fresh inputs greedily: fully correct sequences, per-digit accuracy and four examples.
 #include "data/sort_digits.hpp"
-#include "profile/profile.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
 
@@ -11,15 +10,11 @@ namespace {
 
 class SortTask : public Task {
  public:
-  explicit SortTask(int64_t batch) : batch_(batch) {}
-  std::string name() const override { return "sort"; }
+  explicit SortTask(int64_t batch) : Task(TaskKind::Sort, batch) {}
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const Sorter& net = model.sorter_model("the sort task");
-    sort_digits::Batch b = [&] {
-      PhaseScope batch(Phase::Batch);
-      return sort_digits::make_batch(rng, batch_);
-    }();
+    sort_digits::Batch b = in_batch_phase([&] { return sort_digits::make_batch(rng, batch_); });
     return {sorter_loss(net, b.src, b.tgt_in, b.tgt), 1.f, b.src.numel() + b.tgt.numel()};
   }
 
@@ -33,9 +28,6 @@ class SortTask : public Task {
     v.push_back("<sos>");
     return v;
   }
-
- private:
-  int64_t batch_;
 };
 
 }  // namespace

@@ -3,7 +3,6 @@
 // uses fixed windows of held-out text and, for diffusion, a fixed masking seed, so the number is comparable
 // from one evaluation to the next.
 #include "autograd/node.hpp"
-#include "profile/profile.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
 #include "util/error.hpp"
@@ -18,19 +17,15 @@ constexpr uint64_t kValidationSeed = 20240601;
 class StoryTask : public Task {
  public:
   StoryTask(std::shared_ptr<const StoryData> data, int64_t batch, int64_t seq_len)
-      : data_(std::move(data)), batch_(batch), seq_len_(seq_len) {
+      : Task(TaskKind::Stories, batch), data_(std::move(data)), seq_len_(seq_len) {
     TF_CHECK(data_ && data_->train.size() > seq_len_, "the story corpus has ",
              data_ ? data_->train.size() : 0, " tokens: too few for windows of ", seq_len_);
   }
-  std::string name() const override { return "stories"; }
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const TokenModel& net = model.token_model("the story task");
     check_vocab(net);
-    Ids x0 = [&] {
-      PhaseScope batch(Phase::Batch);
-      return data_->train.batch(rng, batch_, seq_len_);
-    }();
+    Ids x0 = in_batch_phase([&] { return data_->train.batch(rng, batch_, seq_len_); });
     if (net.config().causal) return {next_token_loss(net, x0), 1.f, x0.numel()};
     return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng), 1.f / static_cast<float>(seq_len_),
             x0.numel()};
@@ -75,7 +70,7 @@ class StoryTask : public Task {
              " tokens but the corpus has ", data_->vocab.size());
   }
   std::shared_ptr<const StoryData> data_;
-  int64_t batch_, seq_len_;
+  int64_t seq_len_;
 };
 
 }  // namespace

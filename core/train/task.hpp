@@ -11,6 +11,7 @@
 #include "data/corpus.hpp"
 #include "data/vocabulary.hpp"
 #include "nn/model.hpp"
+#include "profile/profile.hpp"
 #include "train/train_config.hpp"
 #include "util/rng.hpp"
 
@@ -24,8 +25,9 @@ struct LossResult {
 
 class Task {
  public:
+  Task(TaskKind kind, int64_t batch) : kind_(kind), batch_(batch) {}
   virtual ~Task() = default;
-  virtual std::string name() const = 0;
+  std::string name() const { return task_name(kind_); }
   virtual LossResult batch_loss(const Model& model, Rng& rng) const = 0;
   // Loss on a fixed held-out set (same numbers every call), when the task has one.
   virtual std::optional<float> validation_loss(const Model&) const { return std::nullopt; }
@@ -33,6 +35,17 @@ class Task {
   virtual nlohmann::json evaluate(const Model& model, Rng& rng) const = 0;
   // The token strings, for checkpoints and for writing; empty when the task has none worth storing.
   virtual std::vector<std::string> vocabulary() const { return {}; }
+
+ protected:
+  // make() with the profiler in its batch phase: the time a step spends making data, not in the model.
+  template <class Make>
+  static auto in_batch_phase(Make make) {
+    PhaseScope batch(Phase::Batch);
+    return make();
+  }
+
+  TaskKind kind_;
+  int64_t batch_;  // examples per step
 };
 
 // Text for the story task: the vocabulary of the training text, its tokens, and held-out tokens.

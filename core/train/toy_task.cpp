@@ -2,7 +2,6 @@
 // the page's figures: the guesses at position 2 for three prompts beside the exact GuessX0, and what 1000
 // undiffused sentences (T = 20) come out as (the bar chart and the nonsense fraction).
 #include "data/toy_language.hpp"
-#include "profile/profile.hpp"
 #include "sample/undiffuse.hpp"
 #include "train/losses.hpp"
 #include "train/task.hpp"
@@ -13,23 +12,16 @@ namespace {
 
 class ToyTask : public Task {
  public:
-  explicit ToyTask(int64_t batch) : batch_(batch) {}
-  std::string name() const override { return "toy"; }
+  explicit ToyTask(int64_t batch) : Task(TaskKind::Toy, batch) {}
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const TokenModel& net = model.token_model("the toy task");
-    Ids x0 = [&] {
-      PhaseScope batch(Phase::Batch);
-      return toy::sample_batch(rng, batch_);
-    }();
+    Ids x0 = in_batch_phase([&] { return toy::sample_batch(rng, batch_); });
     return {diffusion_loss(net, x0, toy::kMask, rng), 1.f, x0.numel()};
   }
 
   nlohmann::json evaluate(const Model& model, Rng& rng) const override;
   std::vector<std::string> vocabulary() const override { return toy::vocabulary(); }
-
- private:
-  int64_t batch_;
 };
 
 }  // namespace
