@@ -43,6 +43,13 @@ Tensor saliency_rows(const Tensor& logits, Tensor& emb, const Ids& out) {
   return Tensor::from_vector(rows, Shape{K, emb.shape()[1]});
 }
 
+Figure figure_of(const SaliencyResult& r, const char* words) {
+  Figure f;
+  f.add("saliency", r.saliency);
+  f.values[words] = r.output.data;
+  return f;
+}
+
 }  // namespace
 
 SaliencyResult sorter_saliency(const Sorter& net, const Ids& src) {
@@ -71,6 +78,14 @@ SaliencyResult token_saliency(const MyTransformer& net, const Ids& x) {
   }
   Ids out(written, Shape{1, T});
   return {saliency_rows(logits, emb, out), out};
+}
+
+Figure sorter_saliency_figure(const Sorter& net, const Ids& src) {
+  return figure_of(sorter_saliency(net, src), "output");
+}
+
+Figure token_saliency_figure(const MyTransformer& net, const Ids& x) {
+  return figure_of(token_saliency(net, x), "written");
 }
 
 }  // namespace tf

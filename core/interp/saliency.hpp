@@ -2,6 +2,7 @@
 // k, the norm of the gradient of the logit of the word written there with respect to each input
 // embedding, normalised so every row sums to one. Rows are written positions, columns input positions.
 #pragma once
+#include "interp/figure.hpp"
 #include "nn/my_transformer.hpp"
 #include "nn/sorter.hpp"
 
@@ -18,5 +19,10 @@ SaliencyResult sorter_saliency(const Sorter& net, const Ids& src);
 // A token model on x [1, T]: row k explains the logit of its most likely word at position k (the word it
 // would write there; for a causal model, the next word), columns are the T input embeddings.
 SaliencyResult token_saliency(const MyTransformer& net, const Ids& x);
+
+// The same as the page's figures: the array "saliency" [steps, S] and the explained words as the value
+// "output" (the sorter's answer) or "written" (the word a token model would write at each position).
+Figure sorter_saliency_figure(const Sorter& net, const Ids& src);
+Figure token_saliency_figure(const MyTransformer& net, const Ids& x);
 
 }  // namespace tf

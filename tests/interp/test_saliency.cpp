@@ -42,4 +42,23 @@ TEST_SUITE("saliency") {
       }
     }
   }
+
+  TEST_CASE("the page's figures hold the saliency and the words it explains") {
+    Rng rng(6);
+    MyTransformer net(ModelConfig::transformer(20, 16, 2, 1), rng);
+    Ids x({3, 19, 7}, Shape{1, 3});
+    SaliencyResult r = token_saliency(net, x);
+    Figure f = token_saliency_figure(net, x);
+    CHECK(f.array("saliency").to_vector() == r.saliency.to_vector());
+    CHECK(f.values["written"].get<std::vector<int32_t>>() == r.output.data);
+
+    Sorter sorter(ModelConfig::sorter(), rng);
+    Ids digits({5, 1, 4}, Shape{1, 3});
+    SaliencyResult sr = sorter_saliency(sorter, digits);
+    Figure sf = sorter_saliency_figure(sorter, digits);
+    CHECK(sf.array("saliency").shape() == sr.saliency.shape());
+    CHECK(sf.array("saliency").to_vector() == sr.saliency.to_vector());
+    CHECK(sf.values["output"].get<std::vector<int32_t>>() == sr.output.data);
+    CHECK_FALSE(sf.values.contains("written"));
+  }
 }
