@@ -66,6 +66,7 @@
 #include "story_gen/grammar.hpp"
 #include "tensor/tensor.hpp"
 #include "train/losses.hpp"
+#include "train/step_totals.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"
 #include "util/version.hpp"

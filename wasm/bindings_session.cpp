@@ -40,28 +40,20 @@ class Handle {
     return guarded([&] { return nlohmann::json(s_->codec("showing words").decode(int_vector(ids))).dump(); });
   }
   val step(int n) {
-    return guarded([&] {
-      StepTotals t = s_->step(n);
-      val out = val::object();
-      out.set("losses", typed_array("Float32Array", t.losses));
-      out.set("step", static_cast<double>(t.step));
-      out.set("lr", t.lr);
-      out.set("seconds", t.seconds);
-      out.set("tokens", t.tokens);
-      out.set("flops", t.flops);
-      out.set("skipped", static_cast<double>(t.skipped));
-      out.set("skippedSteps", static_cast<double>(t.skipped_steps));
-      return out;
-    });
+    return guarded([&] { return step_totals_value(s_->step(n)); });
   }
   // Chunks: start_chunk queues n steps and says where their step log lies; finish_chunk takes the log's
-  // numbers as the wrapper read them and returns each step's stats.
+  // numbers as the wrapper read them and returns {steps: each step's stats, totals: their totals}.
   val start_chunk(int n) {
     return guarded([&] { return block_value(s_->start_chunk(n)); });
   }
   val finish_chunk(const val& log) {
     return guarded([&] {
-      return step_stats_array(s_->finish_chunk(emscripten::convertJSArrayToNumberVector<float>(log)));
+      std::vector<StepStats> stats = s_->finish_chunk(emscripten::convertJSArrayToNumberVector<float>(log));
+      val out = val::object();
+      out.set("steps", step_stats_array(stats));
+      out.set("totals", step_totals_value(step_totals(stats)));
+      return out;
     });
   }
   std::string device() const { return device_name(s_->device()); }
@@ -149,22 +141,14 @@ class Handle {
   }
   val saliency(const val& digits) const {
     return guarded([&] {
-      SaliencyResult r = sorter_saliency(s_->model().sorter_model("saliency"), digits_of(digits));
-      Figure f;
-      f.add("saliency", r.saliency);
-      f.values["output"] = r.output.data;
-      return figure_value(f);
+      return figure_value(sorter_saliency_figure(s_->model().sorter_model("saliency"), digits_of(digits)));
     });
   }
   // ids [T] -> figure: "saliency" [T, T] (rows: positions, the word written there), values "written".
   val token_saliency(const val& ids) const {
     return guarded([&] {
-      SaliencyResult r =
-          tf::token_saliency(s_->model().transformer_model("saliency"), row_of(int_vector(ids)));
-      Figure f;
-      f.add("saliency", r.saliency);
-      f.values["written"] = r.output.data;
-      return figure_value(f);
+      return figure_value(
+          token_saliency_figure(s_->model().transformer_model("saliency"), row_of(int_vector(ids))));
     });
   }
   std::string toy_guesses() const {

@@ -87,22 +87,40 @@ std::string blocks_json(const std::vector<DeviceBlock>& blocks) {
   return out.dump();
 }
 
+namespace {
+
+// What one step's stats and several steps' totals both say.
+val step_figures(int64_t step, float lr, double seconds, double tokens, double flops, int64_t skipped_steps) {
+  val o = val::object();
+  o.set("step", static_cast<double>(step));
+  o.set("lr", lr);
+  o.set("seconds", seconds);
+  o.set("tokens", tokens);
+  o.set("flops", flops);
+  o.set("skippedSteps", static_cast<double>(skipped_steps));
+  return o;
+}
+
+}  // namespace
+
 val step_stats_array(const std::vector<StepStats>& stats) {
   val out = val::array();
   for (const StepStats& s : stats) {
-    val o = val::object();
-    o.set("step", static_cast<double>(s.step));
+    val o = step_figures(s.step, s.lr, s.seconds, static_cast<double>(s.tokens), static_cast<double>(s.flops),
+                         s.skipped_steps);
     o.set("loss", s.loss);
-    o.set("lr", s.lr);
     o.set("gradNorm", s.grad_norm);
     o.set("skipped", s.skipped);
-    o.set("skippedSteps", static_cast<double>(s.skipped_steps));
-    o.set("seconds", s.seconds);
-    o.set("tokens", static_cast<double>(s.tokens));
-    o.set("flops", static_cast<double>(s.flops));
     out.call<void>("push", o);
   }
   return out;
+}
+
+val step_totals_value(const StepTotals& t) {
+  val o = step_figures(t.step, t.lr, t.seconds, t.tokens, t.flops, t.skipped_steps);
+  o.set("losses", typed_array("Float32Array", t.losses));
+  o.set("skipped", static_cast<double>(t.skipped));
+  return o;
 }
 
 NamedTensors named_tensors_of(const val& weights) {

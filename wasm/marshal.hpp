@@ -46,6 +46,7 @@ SavedRun saved_run_of(const std::string& bytes);       // checkpoint bytes from 
 val block_value(const DeviceBlock& b);                 // {pointer, bytes}: a CPU pointer is a wasm offset
 std::string blocks_json(const std::vector<DeviceBlock>& blocks);  // [{name, shape, pointer, bytes}]
 val step_stats_array(const std::vector<StepStats>& stats);  // [{step, loss, lr, gradNorm, skipped, ...}]
-NamedTensors named_tensors_of(const val& weights);          // [{name, shape, data}] -> CPU tensors
+val step_totals_value(const StepTotals& t);  // {losses: Float32Array, step, lr, seconds, tokens, flops, ...}
+NamedTensors named_tensors_of(const val& weights);  // [{name, shape, data}] -> CPU tensors
 
 }  // namespace tf::marshal

@@ -325,6 +325,12 @@ export interface StepResult {
   gflopsPerSecond: number;  // matrix and attention work (the core's flop count) per second
 }
 
+// A chunk's figures (Run.trainChunk): the totals step(n) gives, seconds being from queueing to the read,
+// and each step's stats.
+export interface ChunkResult extends StepResult {
+  stats: StepStats[];
+}
+
 // One step of a chunk (Run.trainChunk).
 export interface StepStats {
   step: number;          // steps done after this one
@@ -350,7 +356,7 @@ export interface Run extends Model {
   // then: max_skips in a row reject the promise with "training stopped ...". Inside one chunk, steps after
   // a skipped one use Adam step counts one too high (the skip is learnt at the chunk's end). One chunk at a
   // time: another call before this one resolves throws.
-  trainChunk(n?: number): Promise<StepStats[]>;
+  trainChunk(n?: number): Promise<ChunkResult>;
   validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks
   // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
   // accuracy on 2000 fresh inputs, stories validation loss.

@@ -477,6 +477,15 @@ class Model {
 // the runtime has Symbol.dispose (Node 20 does; older browsers do not), never polyfilled onto Symbol.
 if (typeof Symbol.dispose === 'symbol') Model.prototype[Symbol.dispose] = Model.prototype.delete;
 
+// A StepResult from the core's totals of some steps (the bindings' step and finishChunk), timed `seconds`.
+function stepResult(t, seconds = t.seconds) {
+  return {
+    losses: t.losses, step: t.step, lr: t.lr, seconds, skipped: t.skipped, skippedSteps: t.skippedSteps,
+    tokensPerSecond: seconds > 0 ? t.tokens / seconds : 0,
+    gflopsPerSecond: seconds > 0 ? (t.flops / seconds) * 1e-9 : 0,
+  };
+}
+
 class Run extends Model {
   constructor(handle, wasm) {
     super(handle, wasm);
@@ -488,19 +497,17 @@ class Run extends Model {
     return this._h.stepsDone();
   }
   step(n = 1) {
-    const r = guard(() => this._h.step(n));
-    return {
-      losses: r.losses, step: r.step, lr: r.lr, seconds: r.seconds, skipped: r.skipped, skippedSteps: r.skippedSteps,
-      tokensPerSecond: r.seconds > 0 ? r.tokens / r.seconds : 0,
-      gflopsPerSecond: r.seconds > 0 ? (r.flops / r.seconds) * 1e-9 : 0,
-    };
+    return stepResult(guard(() => this._h.step(n)));
   }
-  // n steps queued without a read; their step log read once afterwards (readFloats) and settled.
+  // n steps queued without a read; their step log read once afterwards (readFloats) and settled: the
+  // core's totals as step(n) gives them (seconds: from queueing to the read), and each step's stats.
   async trainChunk(n = 1) {
     if (!Number.isInteger(n)) fail(`trainChunk: n must be an integer, got ${n}`);
+    const start = performance.now();
     const log = guard(() => this._h.startChunk(n));
     const rows = await readFloats(this._wasm, this.device, log);
-    return guard(() => this._h.finishChunk(rows));
+    const { steps, totals } = guard(() => this._h.finishChunk(rows));
+    return { ...stepResult(totals, (performance.now() - start) / 1000), stats: steps };
   }
   validationLoss() {
     return guard(() => this._h.validationLoss());

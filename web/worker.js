@@ -221,29 +221,16 @@ async function train({ slot, until }, id) {
   }
 }
 
+// n steps: on WebGPU one chunk read once (its per-step stats stay here), elsewhere step(n).
 async function profiledSteps(run, n) {
   tf.startProfile();
   try {
-    return run.device === 'webgpu' ? await chunkSteps(run, n) : run.step(n);
+    if (run.device !== 'webgpu') return run.step(n);
+    const { stats, ...totals } = await run.trainChunk(n);
+    return totals;
   } finally {
     tf.stopProfile();
   }
-}
-
-// n steps on the device, read once: the figures of run.step(n), timed here (the steps run on the GPU
-// between the queueing and the read).
-async function chunkSteps(run, n) {
-  const start = performance.now();
-  const stats = await run.trainChunk(n);
-  const seconds = (performance.now() - start) / 1000;
-  const last = stats[stats.length - 1];
-  const sum = (field) => stats.reduce((total, s) => total + s[field], 0);
-  return {
-    losses: Float32Array.from(stats, (s) => s.loss), step: last.step, lr: last.lr, seconds,
-    skipped: stats.filter((s) => s.skipped).length, skippedSteps: last.skippedSteps,
-    tokensPerSecond: seconds > 0 ? sum('tokens') / seconds : 0,
-    gflopsPerSecond: seconds > 0 ? (sum('flops') / seconds) * 1e-9 : 0,
-  };
 }
 
 function control({ slot }, value) {

@@ -63,20 +63,12 @@ const WordCodec& Session::codec(const char* purpose) const {
 StepTotals Session::step(int64_t n) {
   TF_CHECK(n >= 1 && n <= 1000000, "step(n) needs 1 <= n <= 1e6, got ", n);
   Trainer& t = trainer("training");
-  StepTotals totals;
+  std::vector<StepStats> stats;
   for (int64_t i = 0; i < n; ++i) {
-    StepStats s = t.step();
-    totals.losses.push_back(s.loss);
-    losses_.push_back(s.loss);
-    totals.seconds += s.seconds;
-    totals.tokens += static_cast<double>(s.tokens);
-    totals.flops += static_cast<double>(s.flops);
-    totals.lr = s.lr;
-    totals.skipped += s.skipped ? 1 : 0;
+    stats.push_back(t.step());
+    losses_.push_back(stats.back().loss);  // kept as each step ends: a later step may stop the run
   }
-  totals.step = t.steps_done();
-  totals.skipped_steps = t.skipped_steps();
-  return totals;
+  return step_totals(stats);
 }
 
 DeviceBlock Session::start_chunk(int64_t n) {

@@ -13,6 +13,7 @@
 
 #include "data/word_codec.hpp"
 #include "run/saved_run.hpp"
+#include "train/step_totals.hpp"
 
 namespace tf {
 
@@ -21,16 +22,6 @@ namespace tf {
 struct CorpusText {
   std::string train, valid;
   int64_t top_words = Vocabulary::kDefaultTop;
-};
-
-// Several steps' figures together (what the worker posts after each chunk of steps).
-struct StepTotals {
-  std::vector<float> losses;
-  int64_t step = 0;  // steps done after the last one
-  float lr = 0;
-  double seconds = 0, tokens = 0, flops = 0;
-  int64_t skipped = 0;        // steps of these n skipped for a non-finite loss or gradient norm
-  int64_t skipped_steps = 0;  // skipped by this run so far
 };
 
 // A range of device memory for a caller to read itself (the asynchronous WebGPU read): a tensor's numbers.
@@ -60,7 +51,7 @@ class Session {
   Device device() const;                              // where the model's parameters live
   const WordCodec& codec(const char* purpose) const;  // a tf::Error when the model has no vocabulary
 
-  StepTotals step(int64_t n);
+  StepTotals step(int64_t n);  // n steps, each read at once
   // n steps queued without reading the device; the block is the chunk's step log ([n, kStepLogWidth]).
   DeviceBlock start_chunk(int64_t n);
   // The queued steps' stats: read from the device here (host devices), or from the log's numbers as the

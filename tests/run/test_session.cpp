@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include "backend/kernels.hpp"
 #include "io/checkpoint.hpp"
@@ -51,6 +52,20 @@ TEST_SUITE("session") {
     CHECK(std::equal(first.losses.begin(), first.losses.end(), resumed->losses().begin()));
     CHECK(resumed->losses()[3] == more.losses[0]);
     CHECK(Session::view(saved)->checkpoint().losses == first.losses);  // weights only, history kept
+  }
+
+  TEST_CASE("a chunk's stats total to what step(n) gives for the same steps") {
+    auto single = Session::create(toy_run(4), nullptr), chunked = Session::create(toy_run(4), nullptr);
+    StepTotals want = single->step(5);
+    chunked->start_chunk(5);
+    StepTotals got = step_totals(chunked->finish_chunk());
+    auto figures = [](const StepTotals& t) {  // all but the time
+      return std::make_tuple(t.losses, t.step, t.lr, t.tokens, t.flops, t.skipped, t.skipped_steps);
+    };
+    CHECK(figures(got) == figures(want));
+    CHECK(want.step == 5);
+    CHECK(want.tokens > 0);
+    CHECK(chunked->losses() == want.losses);
   }
 
   TEST_CASE("a chunk's log is read by the caller and gives the losses of step(n)") {

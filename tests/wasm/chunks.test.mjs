@@ -19,7 +19,9 @@ describeBuilds('training in chunks', (lab) => {
     try {
       assert.equal(chunked.device, 'cpu');
       const stepped = single.step(12);
-      const stats = [...(await chunked.trainChunk(5)), ...(await chunked.trainChunk(7))];
+      const first = await chunked.trainChunk(5);
+      const second = await chunked.trainChunk(7);
+      const stats = [...first.stats, ...second.stats];
       assert.equal(stats.length, 12);
       assert.deepEqual(stats.map((s) => s.loss), Array.from(stepped.losses));
       assert.deepEqual(stats.map((s) => s.step), Array.from({ length: 12 }, (_, i) => i + 1));
@@ -30,6 +32,18 @@ describeBuilds('training in chunks', (lab) => {
         assert.ok(s.tokens > 0 && s.flops > 0 && s.seconds >= 0);
       }
       assert.ok(stats.some((s) => s.gradNorm > 0.5), 'the clip factor was used');
+      // The core's totals of each chunk: the figures step(n) gives, from the same steps' stats.
+      for (const [chunk, from] of [[first, 0], [second, 5]]) {
+        const own = stats.slice(from, from + chunk.stats.length);
+        assert.deepEqual(Array.from(chunk.losses), Array.from(stepped.losses.slice(from, from + own.length)));
+        assert.equal(chunk.step, own.at(-1).step);
+        assert.equal(chunk.lr, stepped.lr);
+        assert.equal(chunk.skipped, 0);
+        assert.equal(chunk.skippedSteps, 0);
+        assert.ok(chunk.seconds > 0 && chunk.tokensPerSecond > 0 && chunk.gflopsPerSecond > 0);
+        const tokens = own.reduce((sum, s) => sum + s.tokens, 0);
+        assert.ok(Math.abs(chunk.tokensPerSecond * chunk.seconds - tokens) < 1e-6 * tokens, 'tokens per second');
+      }
       assert.equal(chunked.stepsDone, 12);
       sameParameters(single, chunked);
     } finally {
@@ -42,9 +56,11 @@ describeBuilds('training in chunks', (lab) => {
     const run = lab.tf.createRun({ task: 'toy', seed: 2, maxSkips: 3 });
     try {
       run.loadWeights(poisoned(run.checkpoint()));
-      const two = await run.trainChunk(2);
+      const chunk = await run.trainChunk(2);
+      const two = chunk.stats;
       assert.deepEqual(two.map((s) => [s.skipped, s.skippedSteps]), [[true, 1], [true, 2]]);
       assert.ok(two.every((s) => Number.isNaN(s.loss) && Number.isNaN(s.gradNorm)));
+      assert.deepEqual([chunk.skipped, chunk.skippedSteps, chunk.step], [2, 2, 2]);
       await assert.rejects(run.trainChunk(2), (e) => e instanceof TinyformerError && /stopped at step 3: 3 steps in a row/.test(e.message));
       assert.equal(run.stepsDone, 4);
       await assert.rejects(run.trainChunk(0), (e) => e instanceof TinyformerError && /1 <= n/.test(e.message));

@@ -47,7 +47,7 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
     const run = lab.createRun(config);
     const cpu = lab.createRun(config, undefined, { device: 'cpu' });
     const gpuLosses = [];
-    for (let i = 0; i < 3; ++i) for (const s of await run.trainChunk(10)) gpuLosses.push(s.loss);
+    for (let i = 0; i < 3; ++i) for (const s of (await run.trainChunk(10)).stats) gpuLosses.push(s.loss);
     const cpuLosses = Array.from(cpu.step(30).losses);
     let syncRead = null;
     try { run.checkpoint(); } catch (e) { syncRead = e.message; }
@@ -58,7 +58,7 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
       cpuDevice: cpu.device, gpuLosses, cpuLosses, syncRead, step: lab.inspectCheckpoint(bytes).step,
       resumedDevices: [onCpu.device, onGpu.device],
       next: { cpu: Array.from(cpu.step(5).losses), onCpu: Array.from(onCpu.step(5).losses),
-              onGpu: (await onGpu.trainChunk(5)).map((s) => s.loss) },
+              onGpu: (await onGpu.trainChunk(5)).stats.map((s) => s.loss) },
       handles: lab.liveHandles() };
     for (const h of [run, cpu, onCpu, onGpu]) h.delete();
     answer.handlesAfter = lab.liveHandles();
