@@ -133,38 +133,36 @@ Json parse_value(const std::string& text, const std::string& name, const char* w
   }
 }
 
+// A metadata array (`expected` says what: "a JSON array of strings"); read(entry, index) checks and
+// converts each entry.
+template <class Read>
+auto parse_array(const std::string& text, const std::string& name, const char* expected, Read read) {
+  Json j = parse_value(text, name, expected);
+  TF_CHECK(j.is_array(), "checkpoint ", name, " is not ", expected);
+  std::vector<decltype(read(j, size_t{0}))> out;
+  for (const Json& entry : j) out.push_back(read(entry, out.size()));
+  return out;
+}
+
 std::vector<std::string> parse_vocab(const std::string& text) {
-  Json j = parse_value(text, "vocabulary", "a JSON array of strings");
-  TF_CHECK(j.is_array(), "checkpoint vocabulary is not a JSON array of strings");
-  std::vector<std::string> vocab;
-  for (const Json& word : j) {
-    TF_CHECK(word.is_string(), "checkpoint vocabulary entry ", vocab.size(), " is not a string");
-    vocab.push_back(word.get<std::string>());
-  }
-  return vocab;
+  return parse_array(text, "vocabulary", "a JSON array of strings", [](const Json& word, size_t i) {
+    TF_CHECK(word.is_string(), "checkpoint vocabulary entry ", i, " is not a string");
+    return word.get<std::string>();
+  });
 }
 
 std::vector<uint64_t> parse_rng(const std::string& text) {
-  Json j = parse_value(text, "RNG state", "a JSON array of decimal strings");
-  TF_CHECK(j.is_array(), "checkpoint RNG state is not a JSON array of decimal strings");
-  std::vector<uint64_t> state;
-  for (const Json& word : j) {
+  return parse_array(text, "RNG state", "a JSON array of decimal strings", [](const Json& word, size_t) {
     TF_CHECK(word.is_string(), "checkpoint RNG state holds a non-string entry");
-    state.push_back(parse_decimal(word.get<std::string>(), "RNG state word"));
-  }
-  return state;
+    return parse_decimal(word.get<std::string>(), "RNG state word");
+  });
 }
 
 std::vector<float> parse_losses(const std::string& text) {
-  Json j = parse_value(text, "loss history", "a JSON array of numbers");
-  TF_CHECK(j.is_array(), "checkpoint loss history is not a JSON array of numbers");
-  std::vector<float> losses;
-  for (const Json& l : j) {
-    TF_CHECK(l.is_number() || l.is_null(), "checkpoint loss history entry ", losses.size(),
-             " is not a number");
-    losses.push_back(l.is_null() ? std::nanf("") : l.get<float>());
-  }
-  return losses;
+  return parse_array(text, "loss history", "a JSON array of numbers", [](const Json& l, size_t i) {
+    TF_CHECK(l.is_number() || l.is_null(), "checkpoint loss history entry ", i, " is not a number");
+    return l.is_null() ? std::nanf("") : l.get<float>();
+  });
 }
 
 int64_t parse_step(const std::string& text) {
