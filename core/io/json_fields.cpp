@@ -90,48 +90,8 @@ Json parse_object(const std::string& text, const std::string& what) {
   return j;
 }
 
-void read_fields(const Json& object, const std::string& what, const FieldReaders& readers) {
-  for (const auto& [key, v] : object.items()) {
-    auto reader = readers.find(key);
-    if (reader == readers.end()) fail("unknown ", what, " field '", key, "'");
-    reader->second(v, what, key);
-  }
-}
-
-FieldReader into(int64_t& out, int64_t lo, int64_t hi) {
-  return [&out, lo, hi](const Json& v, const std::string& what, const std::string& field) {
-    out = integer(v, what, field, lo, hi);
-  };
-}
-
-FieldReader into(uint64_t& out) {
-  return [&out](const Json& v, const std::string& what, const std::string& field) {
-    out = unsigned_integer(v, what, field);
-  };
-}
-
-FieldReader into(double& out, double lo, double hi) {
-  return [&out, lo, hi](const Json& v, const std::string& what, const std::string& field) {
-    out = number(v, what, field, lo, hi);
-  };
-}
-
-FieldReader into(float& out, double lo, double hi) {
-  return [&out, lo, hi](const Json& v, const std::string& what, const std::string& field) {
-    out = static_cast<float>(number(v, what, field, lo, hi));
-  };
-}
-
-FieldReader into(bool& out) {
-  return [&out](const Json& v, const std::string& what, const std::string& field) {
-    out = boolean(v, what, field);
-  };
-}
-
-FieldReader into(std::string& out) {
-  return [&out](const Json& v, const std::string& what, const std::string& field) {
-    out = string(v, what, field);
-  };
+void unknown_field(const std::string& what, const std::string& field) {
+  fail("unknown ", what, " field '", field, "'");
 }
 
 }  // namespace tf::json_fields

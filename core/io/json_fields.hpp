@@ -3,10 +3,12 @@
 // is read as exactly the type it must have. Every failure is a tf::Error naming what was read and the
 // field; no message of the JSON library reaches a user.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,29 +29,75 @@ double number(const Json& v, const std::string& what, const std::string& field, 
 std::string string(const Json& v, const std::string& what, const std::string& field);
 bool boolean(const Json& v, const std::string& what, const std::string& field);
 void require_object(const Json& v, const std::string& what);
-
-// Reading a struct from an object: each field name has a reader that checks the value and stores it
-// (into() makes the common ones); a name without a reader is an error ("unknown <what> field 'x'").
-using FieldReader = std::function<void(const Json& v, const std::string& what, const std::string& field)>;
-using FieldReaders = std::map<std::string, FieldReader>;
-Json parse_object(const std::string& text, const std::string& what);  // parse() + require_object()
-void read_fields(const Json& object, const std::string& what, const FieldReaders& readers);
+[[noreturn]] void unknown_field(const std::string& what, const std::string& field);
 
 // Wide bounds that keep casts defined: the struct's own validation gives each field's real range.
 constexpr int64_t kWideInteger = int64_t{1} << 40;
 constexpr double kWideNumber = 1e30;
-FieldReader into(int64_t& out, int64_t lo = -kWideInteger, int64_t hi = kWideInteger);
-FieldReader into(uint64_t& out);
-FieldReader into(double& out, double lo = -kWideNumber, double hi = kWideNumber);
-FieldReader into(float& out, double lo = -kWideNumber, double hi = kWideNumber);
-FieldReader into(bool& out);
-FieldReader into(std::string& out);
-// A name read as a string and turned into T by `parse` (which throws on an unknown name).
+
+Json parse_object(const std::string& text, const std::string& what);  // parse() + require_object()
+
+// A value of type T checked as above (integers and numbers within the wide bounds).
 template <class T>
-FieldReader into(T& out, T (*parse)(const std::string&)) {
-  return [&out, parse](const Json& v, const std::string& what, const std::string& field) {
-    out = parse(string(v, what, field));
-  };
+T checked(const Json& v, const std::string& what, const std::string& field) {
+  if constexpr (std::is_same_v<T, bool>)
+    return boolean(v, what, field);
+  else if constexpr (std::is_same_v<T, std::string>)
+    return string(v, what, field);
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return unsigned_integer(v, what, field);
+  else if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(integer(v, what, field, -kWideInteger, kWideInteger));
+  else
+    return static_cast<T>(number(v, what, field, -kWideNumber, kWideNumber));
+}
+
+// One field of a struct S, named once for both directions: how it is written into an object and how a
+// value is checked and stored. A struct's JSON form is its list of fields.
+template <class S>
+struct Field {
+  std::string name;
+  std::function<void(const S&, Json&)> write;
+  std::function<void(S&, const Json& v, const std::string& what)> read;
+};
+template <class S>
+using Fields = std::vector<Field<S>>;
+
+// A member written as itself and read as checked<T>.
+template <class S, class T>
+Field<S> field(const char* name, T S::*member) {
+  return {name, [name, member](const S& s, Json& j) { j[name] = s.*member; },
+          [name, member](S& s, const Json& v, const std::string& what) {
+            s.*member = checked<T>(v, what, name);
+          }};
+}
+
+// A member written as its name, to_name(value), and read back by from_name (which throws on a bad name).
+template <class S, class E>
+Field<S> named(const char* name, E S::*member, std::string (*to_name)(E),
+               E (*from_name)(const std::string&)) {
+  return {name, [name, member, to_name](const S& s, Json& j) { j[name] = to_name(s.*member); },
+          [name, member, from_name](S& s, const Json& v, const std::string& what) {
+            s.*member = from_name(string(v, what, name));
+          }};
+}
+
+template <class S>
+Json write_fields(const S& s, const Fields<S>& fields) {
+  Json j = Json::object();
+  for (const Field<S>& f : fields) f.write(s, j);
+  return j;
+}
+
+// Stores each field of `object` into s; a name that is not in `fields` is an error ("unknown <what> field").
+template <class S>
+void read_fields(S& s, const Json& object, const std::string& what, const Fields<S>& fields) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    auto f = std::find_if(fields.begin(), fields.end(), [&](const Field<S>& x) { return x.name == key; });
+    if (f == fields.end()) unknown_field(what, key);
+    f->read(s, item.value(), what);
+  }
 }
 
 }  // namespace tf::json_fields

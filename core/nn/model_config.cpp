@@ -70,35 +70,31 @@ void ModelConfig::validate() const {
            " parameters, more than Tinyformer's limit of ", kMaxParameters);
 }
 
-std::string ModelConfig::to_json() const {
-  nlohmann::json j = {{"kind", kind_name(kind)},
-                      {"vocab", vocab},
-                      {"dim", dim},
-                      {"heads", heads},
-                      {"layers", layers},
-                      {"max_length", max_length},
-                      {"causal", causal},
-                      {"rotary", rotary},
-                      {"encoder_layers", encoder_layers},
-                      {"decoder_layers", decoder_layers}};
-  return j.dump();
+namespace {
+
+const json_fields::Fields<ModelConfig>& json_form() {
+  namespace jf = json_fields;
+  static const jf::Fields<ModelConfig> fields = {jf::named("kind", &ModelConfig::kind, kind_name, parse_kind),
+                                                 jf::field("vocab", &ModelConfig::vocab),
+                                                 jf::field("dim", &ModelConfig::dim),
+                                                 jf::field("heads", &ModelConfig::heads),
+                                                 jf::field("layers", &ModelConfig::layers),
+                                                 jf::field("max_length", &ModelConfig::max_length),
+                                                 jf::field("causal", &ModelConfig::causal),
+                                                 jf::field("rotary", &ModelConfig::rotary),
+                                                 jf::field("encoder_layers", &ModelConfig::encoder_layers),
+                                                 jf::field("decoder_layers", &ModelConfig::decoder_layers)};
+  return fields;
 }
 
+}  // namespace
+
+std::string ModelConfig::to_json() const { return json_fields::write_fields(*this, json_form()).dump(); }
+
 ModelConfig ModelConfig::from_json(const std::string& text) {
-  namespace jf = json_fields;
   const std::string what = "model config";
   ModelConfig c;
-  jf::read_fields(jf::parse_object(text, what), what,
-                  {{"kind", jf::into(c.kind, &parse_kind)},
-                   {"vocab", jf::into(c.vocab)},
-                   {"dim", jf::into(c.dim)},
-                   {"heads", jf::into(c.heads)},
-                   {"layers", jf::into(c.layers)},
-                   {"max_length", jf::into(c.max_length)},
-                   {"causal", jf::into(c.causal)},
-                   {"rotary", jf::into(c.rotary)},
-                   {"encoder_layers", jf::into(c.encoder_layers)},
-                   {"decoder_layers", jf::into(c.decoder_layers)}});
+  json_fields::read_fields(c, json_fields::parse_object(text, what), what, json_form());
   c.validate();
   return c;
 }

@@ -10,18 +10,16 @@ namespace tf {
 
 WriteRequest WriteRequest::from_json(const std::string& text) {
   namespace jf = json_fields;
+  using R = WriteRequest;
+  static const jf::Fields<R> fields = {
+      jf::field("prompt", &R::prompt),   jf::field("suffix", &R::suffix),
+      jf::field("sampler", &R::sampler), jf::field("length", &R::length),
+      jf::field("count", &R::count),     jf::field("steps", &R::steps),
+      jf::field("topK", &R::top_k),      jf::field("temperature", &R::temperature),
+      jf::field("seed", &R::seed)};
   const std::string what = "write request";
   WriteRequest r;  // write_text checks the real ranges
-  jf::read_fields(jf::parse_object(text, what), what,
-                  {{"prompt", jf::into(r.prompt)},
-                   {"suffix", jf::into(r.suffix)},
-                   {"sampler", jf::into(r.sampler)},
-                   {"length", jf::into(r.length)},
-                   {"count", jf::into(r.count)},
-                   {"steps", jf::into(r.steps)},
-                   {"topK", jf::into(r.top_k)},
-                   {"temperature", jf::into(r.temperature)},
-                   {"seed", jf::into(r.seed)}});
+  jf::read_fields(r, jf::parse_object(text, what), what, fields);
   return r;
 }
 

@@ -71,50 +71,50 @@ void TrainConfig::validate() const {
   TF_CHECK(max_skips >= 1 && max_skips <= 1000000, "max_skips must be between 1 and 1e6, got ", max_skips);
 }
 
-std::string TrainConfig::to_json() const {
-  nlohmann::json j = {{"task", task_name(task)},
-                      {"model", nlohmann::json::parse(model.to_json())},
-                      {"steps", steps},
-                      {"batch", batch},
-                      {"seq_len", seq_len},
-                      {"optimizer", optimizer},
-                      {"lr", lr},
-                      {"weight_decay", weight_decay},
-                      {"momentum", momentum},
-                      {"schedule", schedule},
-                      {"pct_start", pct_start},
-                      {"warmup", warmup},
-                      {"clip", clip},
-                      {"seed", seed},
-                      {"max_skips", max_skips}};
-  return j.dump();
+namespace {
+
+// The nested model config, written as an object and read (depth already limited by parse) as one.
+json_fields::Field<TrainConfig> model_field() {
+  namespace jf = json_fields;
+  return {"model", [](const TrainConfig& c, jf::Json& j) { j["model"] = jf::Json::parse(c.model.to_json()); },
+          [](TrainConfig& c, const jf::Json& v, const std::string&) {
+            jf::require_object(v, "training config field 'model'");
+            c.model = ModelConfig::from_json(v.dump());
+          }};
 }
 
+const json_fields::Fields<TrainConfig>& json_form() {
+  namespace jf = json_fields;
+  using C = TrainConfig;
+  static const jf::Fields<C> fields = {jf::named("task", &C::task, task_name, parse_task),
+                                       model_field(),
+                                       jf::field("steps", &C::steps),
+                                       jf::field("batch", &C::batch),
+                                       jf::field("seq_len", &C::seq_len),
+                                       jf::field("optimizer", &C::optimizer),
+                                       jf::field("lr", &C::lr),
+                                       jf::field("weight_decay", &C::weight_decay),
+                                       jf::field("momentum", &C::momentum),
+                                       jf::field("schedule", &C::schedule),
+                                       jf::field("pct_start", &C::pct_start),
+                                       jf::field("warmup", &C::warmup),
+                                       jf::field("clip", &C::clip),
+                                       jf::field("seed", &C::seed),
+                                       jf::field("max_skips", &C::max_skips)};
+  return fields;
+}
+
+}  // namespace
+
+std::string TrainConfig::to_json() const { return json_fields::write_fields(*this, json_form()).dump(); }
+
+// The task's course settings first, then every field given.
 TrainConfig TrainConfig::from_json(const std::string& text) {
   namespace jf = json_fields;
   const std::string what = "training config";
   jf::Json j = jf::parse_object(text, what);
   TrainConfig c = for_task(j.contains("task") ? jf::string(j["task"], what, "task") : "stories");
-  auto model = [&c](const jf::Json& v, const std::string&, const std::string&) {
-    jf::require_object(v, "training config field 'model'");
-    c.model = ModelConfig::from_json(v.dump());  // shallow: jf::parse limited the depth
-  };
-  jf::read_fields(j, what,
-                  {{"task", [](const jf::Json&, const std::string&, const std::string&) {}},  // read above
-                   {"model", model},
-                   {"steps", jf::into(c.steps)},
-                   {"batch", jf::into(c.batch)},
-                   {"seq_len", jf::into(c.seq_len)},
-                   {"optimizer", jf::into(c.optimizer)},
-                   {"lr", jf::into(c.lr)},
-                   {"weight_decay", jf::into(c.weight_decay)},
-                   {"momentum", jf::into(c.momentum)},
-                   {"schedule", jf::into(c.schedule)},
-                   {"pct_start", jf::into(c.pct_start)},
-                   {"warmup", jf::into(c.warmup)},
-                   {"clip", jf::into(c.clip)},
-                   {"seed", jf::into(c.seed)},
-                   {"max_skips", jf::into(c.max_skips)}});
+  jf::read_fields(c, j, what, json_form());
   c.validate();
   return c;
 }
