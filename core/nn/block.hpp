@@ -1,21 +1,35 @@
-// The pre-norm transformer block of page 002: x + attention(norm1(x)), then x + mlp(norm2(x)), with the
-// mlp Linear(C, 4C) -> GELU -> Linear(4C, C) acting on every position separately.
+// The pre-norm transformer block: x + attention(norm1(x)), then x + mlp(norm2(x)), with the mlp
+// Linear(C, 4C) -> GELU -> Linear(4C, C) acting on every position separately. Page 002's transformer
+// (Block) and the sorter's encoder (nn/sorter.hpp) are this block; their files name the children
+// differently (norm1/attention/norm2/mlp and ln1/attn/ln2/ffn), so the names are given.
 #pragma once
 #include "nn/feed_forward.hpp"
 #include "nn/self_attention.hpp"
 
 namespace tf {
 
-class Block : public Module {
+// The names the four children are registered under (their parameters' name prefixes).
+struct PreNormNames {
+  const char *norm1, *attention, *norm2, *mlp;
+};
+
+class PreNormBlock : public Module {
  public:
-  Block(int64_t dim, int64_t heads, bool causal, bool rotary, Rng& rng, Device device = Device::CPU);
+  PreNormBlock(const PreNormNames& names, int64_t dim, int64_t heads, bool qkv_bias, bool causal, bool rotary,
+               Rng& rng, Device device);
   Tensor forward(const Tensor& x) const;
-  Tensor forward_cached(const Tensor& x, KvCacheLayer& cache) const;
 
   LayerNorm norm1;
   SelfAttention attention;
   LayerNorm norm2;
   FeedForward mlp;
+};
+
+// Page 002's block: no qkv bias, causal or full attention, learned or rotary positions.
+class Block : public PreNormBlock {
+ public:
+  Block(int64_t dim, int64_t heads, bool causal, bool rotary, Rng& rng, Device device = Device::CPU);
+  Tensor forward_cached(const Tensor& x, KvCacheLayer& cache) const;
 };
 
 }  // namespace tf

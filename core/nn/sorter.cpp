@@ -8,20 +8,7 @@
 namespace tf {
 
 EncoderBlock::EncoderBlock(int64_t d, int64_t heads, Rng& rng, Device device)
-    : ln1(d, device),
-      attn(d, heads, true, false, false, rng, device),
-      ln2(d, device),
-      ffn(d, 4 * d, GeluMode::Erf, rng, device) {
-  register_module("ln1", ln1);
-  register_module("attn", attn);
-  register_module("ln2", ln2);
-  register_module("ffn", ffn);
-}
-
-Tensor EncoderBlock::forward(const Tensor& x) const {
-  Tensor h = add(x, attn.forward(ln1.forward(x)));
-  return add(h, ffn.forward(ln2.forward(h)));
-}
+    : PreNormBlock({"ln1", "attn", "ln2", "ffn"}, d, heads, true, false, false, rng, device) {}
 
 DecoderBlock::DecoderBlock(int64_t d, int64_t heads, Rng& rng, Device device)
     : ln1(d, device),
@@ -118,7 +105,7 @@ Ids Sorter::greedy(const Ids& src, int64_t length) const {
 
 std::vector<Tensor> Sorter::encoder_attention() const {
   std::vector<Tensor> w;
-  for (const auto& b : enc_) w.push_back(b->attn.last_weights());
+  for (const auto& b : enc_) w.push_back(b->attention.last_weights());
   return w;
 }
 

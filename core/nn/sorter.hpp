@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "nn/block.hpp"
 #include "nn/cross_attention.hpp"
 #include "nn/feed_forward.hpp"
 #include "nn/model_config.hpp"
@@ -13,14 +14,10 @@
 
 namespace tf {
 
-class EncoderBlock : public Module {
+// The pre-norm block with a qkv bias and full attention; its children are named ln1, attn, ln2, ffn.
+class EncoderBlock : public PreNormBlock {
  public:
   EncoderBlock(int64_t d, int64_t heads, Rng& rng, Device device);
-  Tensor forward(const Tensor& x) const;
-  LayerNorm ln1;
-  SelfAttention attn;
-  LayerNorm ln2;
-  FeedForward ffn;
 };
 
 class DecoderBlock : public Module {
