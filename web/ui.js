@@ -23,6 +23,8 @@ export function button(label, onclick, attrs = {}) {
 let fieldCount = 0;
 
 // A labelled input. kind: 'number' | 'text' | 'checkbox' | 'select' (options: [[value, label]...]).
+// whole() reads a number field as a whole number within its own min and max (2^31 when it has none),
+// so a view states a field's label and bounds once.
 export function field(label, { kind = 'number', value, min, max, step, options, name, hint, size } = {}) {
   const id = `f${++fieldCount}`;
   let input;
@@ -36,7 +38,7 @@ export function field(label, { kind = 'number', value, min, max, step, options, 
   }
   const wrap = el('div', { class: `field field-${kind}` }, el('label', { for: id }, label), input);
   if (hint) wrap.append(el('small', { class: 'hint' }, hint));
-  return { wrap, input };
+  return { wrap, input, whole: () => intOf(input, label, min, max ?? 2 ** 31) };
 }
 
 export function readField(input) {

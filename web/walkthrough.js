@@ -1,7 +1,7 @@
 // What the attention walkthrough views (A3, A4, A6, A7, A8) share: the sentence and size fields, and the
 // life of a walkthrough card (controls, a Compute button, the core's walkthrough figure on each press).
 // Kept out of web/views/ so that a view only ever imports shared code, never another view.
-import { button, field, intOf } from './ui.js';
+import { button, field } from './ui.js';
 
 export function walkthroughControls(card, { dModel = 8, dK = 4, heads = 4 } = {}) {
   const f = {
@@ -14,10 +14,9 @@ export function walkthroughControls(card, { dModel = 8, dK = 4, heads = 4 } = {}
   card.controls.append(...Object.values(f).map((x) => x.wrap));
   const read = () => {
     const options = {
-      sentence: f.sentence.input.value.trim(), dModel: intOf(f.dModel.input, 'd_model', 2, 256),
-      dK: intOf(f.dK.input, 'd_k', 1, 256), seed: intOf(f.seed.input, 'seed', 0, 2 ** 31),
+      sentence: f.sentence.input.value.trim(), dModel: f.dModel.whole(), dK: f.dK.whole(), seed: f.seed.whole(),
     };
-    if (f.heads) options.heads = intOf(f.heads.input, 'heads', 1, 16);
+    if (f.heads) options.heads = f.heads.whole();
     if (options.sentence.split(/\s+/).length < 3) throw new Error('the sentence needs at least three words');
     return options;
   };

@@ -3,7 +3,7 @@
 // four differ. Causal attention rows still sum to one.
 import { Msg } from '../protocol.js';
 import { heatmap, slice } from '../heatmap.js';
-import { el, button, field, intOf, verdict, fmt, grid } from '../ui.js';
+import { el, button, field, verdict, fmt, grid } from '../ui.js';
 
 const A = 'the cat is alive', B = 'the cat is empty';
 
@@ -31,7 +31,7 @@ export default {
   mount(card, ctx) {
     const seed = field('seed', { value: 0, min: 0 });
     const draw = () => card.busy(async () => {
-      const s = intOf(seed.input, 'seed', 0, 2 ** 31);
+      const s = seed.whole();
       const [causal, full] = [await check(ctx, true, s), await check(ctx, false, s)];
       const row = (name, gaps, expectSame) => el('tr', {}, el('td', {}, name), ...gaps.map((g, t) =>
         el('td', { class: 'num' }, fmt(g), ' ', verdict(expectSame(t) ? g < 1e-6 : g > 1e-6, expectSame(t) ? 'same' : 'differs', expectSame(t) ? 'differs' : 'same'))));

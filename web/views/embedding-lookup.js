@@ -2,7 +2,7 @@
 // word that comes twice gets the same row twice. The table here belongs to a fresh toy MyTransformer.
 import { Msg } from '../protocol.js';
 import { heatmap } from '../heatmap.js';
-import { button, field, intOf, facts, grid } from '../ui.js';
+import { button, field, facts, grid } from '../ui.js';
 
 const SLOT = 'a2-embedding';
 
@@ -24,9 +24,9 @@ export default {
     const dim = field('d', { value: 8, min: 2, max: 64, step: 2 });
     const seed = field('seed', { value: 0, min: 0 });
     const draw = () => card.busy(async () => {
-      const d = intOf(dim.input, 'd', 2, 64);
+      const d = dim.whole();
       await ctx.client.request(Msg.CREATE_RUN, {
-        slot: SLOT, config: { task: 'toy', seed: intOf(seed.input, 'seed', 0, 2 ** 31), model: { dim: d, heads: 1 } },
+        slot: SLOT, config: { task: 'toy', seed: seed.whole(), model: { dim: d, heads: 1 } },
       });
       const r = await ctx.client.request(Msg.EMBEDDING_ROWS, { slot: SLOT, input: sentence.input.value });
       const groups = repeatedRows(r.rows);

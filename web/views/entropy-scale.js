@@ -1,7 +1,7 @@
 // A5: why divide by √d. The entropy of the attention weights over 32 random keys as d_k grows: raw dot
 // products collapse to one-hot, scaled ones stay near the uniform log 32.
 import { lineChart } from '../charts.js';
-import { el, button, field, intOf, facts, fmt } from '../ui.js';
+import { el, button, field, facts, fmt } from '../ui.js';
 
 export default {
   id: 'A5',
@@ -14,7 +14,7 @@ export default {
     const draw = () => card.busy(async () => {
       const dims = [4, 16, 64, 256, 1024];
       const f = await ctx.client.figure('entropyVsDk', {
-        dims, keys: 32, queries: intOf(queries.input, 'queries', 10, 5000), seed: intOf(seed.input, 'seed', 0, 2 ** 31),
+        dims, keys: 32, queries: queries.whole(), seed: seed.whole(),
       });
       const chart = el('div', { class: 'chart' });
       card.output.replaceChildren(chart, facts([

@@ -1,7 +1,7 @@
 // A9: the feed-forward net (GELU, tanh form) thinks about each position on its own: applied to the whole
 // sentence or to one position at a time it gives the same answer. And it holds most of a block's weights.
 import { lineChart } from '../charts.js';
-import { el, button, field, intOf, facts, verdict, fmt } from '../ui.js';
+import { el, button, field, facts, verdict, fmt } from '../ui.js';
 
 export default {
   id: 'A9',
@@ -11,8 +11,8 @@ export default {
     const dModel = field('d_model', { value: 8, min: 1, max: 512 });
     const seed = field('seed', { value: 0, min: 0 });
     const draw = () => card.busy(async () => {
-      const d = intOf(dModel.input, 'd_model', 1, 512);
-      const f = await ctx.client.figure('feedForwardCheck', { dModel: d, positions: 6, seed: intOf(seed.input, 'seed', 0, 2 ** 31) });
+      const d = dModel.whole();
+      const f = await ctx.client.figure('feedForwardCheck', { dModel: d, positions: 6, seed: seed.whole() });
       const chart = el('div', { class: 'chart' });
       const ffn = f.values.ffnParameters, attn = f.values.attentionParameters;
       card.output.replaceChildren(facts([

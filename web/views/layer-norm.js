@@ -1,6 +1,6 @@
 // A10: LayerNorm is (x − mean) / std with the biased std, and in a pre-norm block each sub-layer adds an
 // update to the residual stream instead of replacing it: the size of each block's update.
-import { button, field, intOf, facts, verdict, fmt, barChart, el } from '../ui.js';
+import { button, field, facts, verdict, fmt, barChart, el } from '../ui.js';
 
 export default {
   id: 'A10',
@@ -11,10 +11,10 @@ export default {
     const blocks = field('blocks', { value: 3, min: 1, max: 12 });
     const seed = field('seed', { value: 0, min: 0 });
     const draw = () => card.busy(async () => {
-      const s = intOf(seed.input, 'seed', 0, 2 ** 31);
+      const s = seed.whole();
       const [ln, rs] = await Promise.all([
         ctx.client.figure('layerNormCheck', { seed: s }),
-        ctx.client.figure('residualStream', { positions: 6, dModel: 8, heads: 4, blocks: intOf(blocks.input, 'blocks', 1, 12), seed: s }),
+        ctx.client.figure('residualStream', { positions: 6, dModel: 8, heads: 4, blocks: blocks.whole(), seed: s }),
       ]);
       const norms = rs.values.updateNorms;
       const max = Math.max(...norms);

@@ -2,7 +2,7 @@
 // waves, and PE·PEᵀ, whose entries depend only on the distance between the two positions (checked here).
 import { heatmap, transpose } from '../heatmap.js';
 import { lineChart } from '../charts.js';
-import { el, button, field, intOf, facts, verdict, fmt, grid } from '../ui.js';
+import { el, button, field, facts, verdict, fmt, grid } from '../ui.js';
 
 // The largest |S[i][j] - S[0][|i - j|]| of the similarity matrix: 0 when it depends on distance only.
 function distanceGap(sim) {
@@ -23,7 +23,7 @@ export default {
     const positions = field('positions', { value: 64, min: 2, max: 512 });
     const dim = field('dimensions', { value: 64, min: 2, max: 512, step: 2 });
     const draw = () => card.busy(async () => {
-      const options = { positions: intOf(positions.input, 'positions', 2, 512), dim: intOf(dim.input, 'dimensions', 2, 512) };
+      const options = { positions: positions.whole(), dim: dim.whole() };
       const f = await ctx.client.figure('positionalEncoding', options);
       const pe = f.arrays.encoding;
       const waves = el('div', { class: 'chart' });

@@ -1,7 +1,7 @@
 // B2, B3: undiffuse 1000 sentences with T = 20 and with T = 100 steps and count them: the four bars of the
 // masked-diffusion page (two sentences, two kinds of nonsense) and the fraction of nonsense. WithPosition
 // makes about 2·p·(1 − p) = 32 % nonsense whatever T; the transformer almost none.
-import { el, button, field, intOf, barChart, grid, percent } from '../ui.js';
+import { el, button, field, barChart, grid, percent } from '../ui.js';
 import { TOY_RUNS } from '../model-slots.js';
 
 const SENTENCES = [
@@ -26,7 +26,7 @@ export default {
   mount(card, ctx) {
     const count = field('sentences', { value: 1000, min: 10, max: 10000 });
     const draw = () => card.busy(async () => {
-      const n = intOf(count.input, 'sentences', 10, 10000);
+      const n = count.whole();
       const figures = [];
       for (const run of TOY_RUNS.slice(1)) {
         const info = ctx.models.get(run.slot);
