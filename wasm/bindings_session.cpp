@@ -22,15 +22,9 @@ class Handle {
   std::string config_json() const { return s_->model().config().to_json(); }
   std::string vocabulary_json() const { return nlohmann::json(s_->vocab()).dump(); }
   std::string task_name() const { return tf::task_name(s_->task()); }
-  double steps_done() const {
-    return s_->trainable() ? static_cast<double>(s_->trainer("").steps_done()) : 0;
-  }
+  double steps_done() const { return static_cast<double>(s_->steps_done()); }
   std::string train_config_json() const {
-    return guarded([&] {
-      TrainConfig c = s_->trainer("the training config").config();
-      c.model = s_->model().config();
-      return c.to_json();
-    });
+    return guarded([&] { return s_->train_config().to_json(); });
   }
 
   val encode(const std::string& text) const {

@@ -60,6 +60,14 @@ const WordCodec& Session::codec(const char* purpose) const {
   return *codec_;
 }
 
+int64_t Session::steps_done() const { return trainer_ ? trainer_->steps_done() : 0; }
+
+TrainConfig Session::train_config() const {
+  TrainConfig c = trainer("the training config").config();
+  c.model = model().config();
+  return c;
+}
+
 StepTotals Session::step(int64_t n) {
   TF_CHECK(n >= 1 && n <= 1000000, "step(n) needs 1 <= n <= 1e6, got ", n);
   Trainer& t = trainer("training");

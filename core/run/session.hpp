@@ -50,6 +50,10 @@ class Session {
   const std::vector<std::string>& vocab() const { return vocab_; }
   Device device() const;                              // where the model's parameters live
   const WordCodec& codec(const char* purpose) const;  // a tf::Error when the model has no vocabulary
+  int64_t steps_done() const;                         // 0 for a model opened for viewing
+  // The run's training config with the model's config as it is now (set_causal changes it); a tf::Error
+  // when viewing.
+  TrainConfig train_config() const;
 
   StepTotals step(int64_t n);  // n steps, each read at once
   // n steps queued without reading the device; the block is the chunk's step log ([n, kStepLogWidth]).

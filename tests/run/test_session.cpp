@@ -54,6 +54,23 @@ TEST_SUITE("session") {
     CHECK(Session::view(saved)->checkpoint().losses == first.losses);  // weights only, history kept
   }
 
+  TEST_CASE("a session says its steps and its training config with the model as it is now") {
+    auto run = Session::create(toy_run(2), nullptr);
+    run->step(2);
+    CHECK(run->steps_done() == 2);
+    CHECK_FALSE(run->train_config().model.causal);
+    run->set_causal(true);
+    TrainConfig c = run->train_config();
+    CHECK(c.model.causal);
+    CHECK(c.seed == 2);
+    CHECK(c.batch == 8);
+    std::vector<uint8_t> bytes = save_checkpoint_bytes(run->checkpoint());
+    auto viewed = Session::view(load_saved_run_bytes(bytes.data(), bytes.size()));
+    CHECK(viewed->steps_done() == 0);
+    CHECK_THROWS_WITH_AS(viewed->train_config(),
+                         doctest::Contains("the training config needs a training run"), Error);
+  }
+
   TEST_CASE("a chunk's stats total to what step(n) gives for the same steps") {
     auto single = Session::create(toy_run(4), nullptr), chunked = Session::create(toy_run(4), nullptr);
     StepTotals want = single->step(5);
