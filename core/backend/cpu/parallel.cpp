@@ -24,8 +24,8 @@ void for_rows(int64_t rows, int64_t cols, FunctionRef<void(int64_t, int64_t)> f)
   pool().parallel_for(rows, row_grain(cols), f);
 }
 
-void for_columns(int64_t cols, FunctionRef<void(int64_t, int64_t)> f) {
-  pool().parallel_for(cols, std::max<int64_t>(16, cols / std::max(1, pool().threads())), f);
+void for_columns(int64_t rows, int64_t cols, FunctionRef<void(int64_t, int64_t)> f) {
+  pool().parallel_for(cols, std::max<int64_t>(16, row_grain(rows)), f);
 }
 
 void for_ranges(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> f) {

@@ -25,8 +25,9 @@ int64_t rows_of(const Dims4& d);  // the flattened leading three dims of the 4-D
 void for_spans(size_t n, FunctionRef<void(size_t, size_t)> f);
 // f(row0, row1) over row ranges covering [0, rows); each task gets at least ~kFlatGrain elements.
 void for_rows(int64_t rows, int64_t cols, FunctionRef<void(int64_t, int64_t)> f);
-// f(col0, col1) over column ranges of [0, cols), one per thread (at least 16 columns wide).
-void for_columns(int64_t cols, FunctionRef<void(int64_t, int64_t)> f);
+// f(col0, col1) over column ranges of [0, cols) of a [rows, cols] table, each at least 16 columns wide and
+// of at least ~kFlatGrain elements.
+void for_columns(int64_t rows, int64_t cols, FunctionRef<void(int64_t, int64_t)> f);
 // f(begin, end) over ranges of at least `grain` items covering [0, n).
 void for_ranges(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> f);
 // f(chunk) for chunk in [0, chunks), chunks spread over the threads.

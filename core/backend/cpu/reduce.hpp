@@ -1,7 +1,8 @@
 // CPU reductions: sums, column sums, finiteness. sum and sum_squares add float lanes over short blocks and
-// the blocks in double, so a 16K-element chunk keeps close to the double reference; sum_rows adds each
-// column down the rows in blocks, one column per lane, so a column's sum does not depend on its lane.
+// the blocks in double, so a 16K-element chunk keeps close to the double reference; sum_rows streams the
+// rows in order into per-column sums over blocks of rows, so a column's sum does not depend on its lane.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,46 +42,34 @@ double sum_squares_span(const float* x, size_t n) {
   return blocked_sum<A>(x, n, [](const batch<A>& v, const batch<A>& acc) { return fmadd<A>(v, v, acc); });
 }
 
-constexpr int64_t kRowBlock = 64;  // rows added into a fresh register before it joins the column total
+constexpr int64_t kRowBlock = 64;      // rows added into fresh partial sums before they join the column total
+constexpr int64_t kColumnStrip = 512;  // columns whose partial sums sit in L1 while the rows stream past
 
-// Column sums of rows [0, rows) for the columns under one register (m lanes); blocks of rows keep the float
-// error close to the double reference's without changing the order from one run to the next.
-template <class A>
-batch<A> column_sum(const float* x, int64_t rows, int64_t cols, int64_t m) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  // The tail register (m < W) adds in exactly the same order as a full one: a column's sum must not depend
-  // on whether a thread's column range put it in a tail.
-  auto load = [x, cols, m](int64_t r) {
-    return m == W ? batch<A>::load_unaligned(x + r * cols)
-                  : load_tail<A>(x + r * cols, static_cast<size_t>(m), 0.f);
-  };
-  batch<A> total(0.f);
-  for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
-    int64_t r1 = r0 + kRowBlock < rows ? r0 + kRowBlock : rows, r = r0;
-    batch<A> s0(0.f), s1(0.f);
-    for (; r + 2 <= r1; r += 2) {
-      s0 += load(r);
-      s1 += load(r + 1);
-    }
-    if (r < r1) s0 += load(r);
-    total += s0 + s1;
-  }
-  return total;
-}
-
-// out[c] (+)= sum over rows of x[r, c] for c in [c0, c1), one column per lane.
+// out[c] (+)= sum over rows of x[r, c] for c in [c0, c1). Rows are read in order, whole strips at a time
+// (sequential memory), into per-column partial sums: in each block of kRowBlock rows the even rows go to
+// one sum and the odd rows to another, and their sum joins the column total. Every column adds in this
+// same order wherever a thread's range or a strip cuts, which keeps the float error close to the double
+// reference's and the result independent of the thread count.
 template <class A>
 void sum_rows_columns(const float* x, float* out, int64_t rows, int64_t cols, int64_t c0, int64_t c1,
                       bool accumulate) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  for (int64_t c = c0; c < c1; c += W) {
-    int64_t m = c1 - c < W ? c1 - c : W;
-    batch<A> s = column_sum<A>(x + c, rows, cols, m);
-    if (m == W)
-      (accumulate ? batch<A>::load_unaligned(out + c) + s : s).store_unaligned(out + c);
+  auto add = [](const batch<A>& a, const batch<A>& b) { return a + b; };
+  alignas(64) float total[kColumnStrip], half[2][kColumnStrip];
+  for (int64_t s = c0; s < c1; s += kColumnStrip) {
+    size_t n = static_cast<size_t>(c1 - s < kColumnStrip ? c1 - s : kColumnStrip);
+    std::fill(total, total + n, 0.f);
+    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
+      int64_t r1 = r0 + kRowBlock < rows ? r0 + kRowBlock : rows;
+      std::fill(half[0], half[0] + n, 0.f);
+      std::fill(half[1], half[1] + n, 0.f);
+      for (int64_t r = r0; r < r1; ++r) update_binary<A>(x + r * cols + s, half[(r - r0) & 1], n, add);
+      map_binary<A>(half[0], half[1], half[0], n, add);
+      update_binary<A>(half[0], total, n, add);
+    }
+    if (accumulate)
+      update_binary<A>(total, out + s, n, add);
     else
-      store_tail<A>(out + c, static_cast<size_t>(m),
-                    accumulate ? load_tail<A>(out + c, static_cast<size_t>(m), 0.f) + s : s);
+      std::copy(total, total + n, out + s);
   }
 }
 
@@ -114,7 +103,7 @@ void sum_squares(const float* x, size_t n, float* out) {
 // Columns are independent: each task owns a column range and walks every row in order.
 template <class A>
 void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate) {
-  for_columns(cols,
+  for_columns(rows, cols,
               [&](int64_t c0, int64_t c1) { sum_rows_columns<A>(x, out, rows, cols, c0, c1, accumulate); });
 }
 

@@ -1,13 +1,21 @@
+// The thread pool (see thread_pool.hpp). A parallel region costs the caller one atomic store and, only when
+// a worker has gone to sleep, a notify: idle workers poll for the next region for a short while first,
+// since a training step runs hundreds of short kernels back to back. Tasks are claimed by a compare-and-swap
+// on one word, and the caller runs tasks too, so a region never waits for a worker to wake.
 #include "backend/cpu/thread_pool.hpp"
 
 #include <algorithm>
 
 #ifndef TF_SINGLE_THREADED
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 #endif
 
 #include "util/error.hpp"
@@ -29,29 +37,100 @@ int default_thread_count() { return 1; }
 
 #else
 
-// Workers wait on a generation counter; each region hands out task indices through an atomic so the
-// caller works too. A region's tasks are indexed, so which thread runs a task never changes its result.
-struct ThreadPool::Shared {
-  std::mutex mutex;
-  std::condition_variable wake, done;
-  uint64_t generation = 0;
-  bool stopping = false;
-  FunctionRef<void(int)>* task = nullptr;
-  int tasks = 0;
-  std::atomic<int> next{0};
-  std::atomic<int> finished{0};
-  int busy = 0;  // workers inside a region; a new region waits for zero so none runs a stale task
-  std::vector<std::thread> workers;
-};
-
 namespace {
-void drain(std::atomic<int>& next, std::atomic<int>& finished, int tasks, FunctionRef<void(int)>* task) {
-  for (int i = next.fetch_add(1); i < tasks; i = next.fetch_add(1)) {
-    (*task)(i);
-    finished.fetch_add(1);
-  }
+
+// A region's ticket packs its generation, its task count and the next unclaimed task index into one word,
+// so a thread claims a task with one compare-and-swap that also proves the region is still the one it
+// read: a worker late for a region can never run a task of the next one.
+constexpr int kIndexBits = 16, kCountBits = 16;
+constexpr uint64_t kIndexMask = (uint64_t(1) << kIndexBits) - 1;
+uint64_t ticket_generation(uint64_t t) { return t >> (kIndexBits + kCountBits); }
+int ticket_count(uint64_t t) { return static_cast<int>((t >> kIndexBits) & kIndexMask); }
+int ticket_index(uint64_t t) { return static_cast<int>(t & kIndexMask); }
+uint64_t make_ticket(uint64_t generation, int count) {
+  return (generation << (kIndexBits + kCountBits)) | (static_cast<uint64_t>(count) << kIndexBits);
 }
+
+// How long an idle worker polls for the next region before it sleeps: a training step's kernels follow one
+// another within microseconds, and waking a sleeping thread costs tens of them.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+thread_local bool t_in_region = false;  // a task that opens a region runs it inline (no nesting)
+
 }  // namespace
+
+// The caller publishes a region by storing a fresh ticket; workers poll it, then sleep on `wake` once they
+// have waited kSpin. The caller takes the mutex only when a worker sleeps.
+struct ThreadPool::Shared {
+  std::atomic<uint64_t> ticket{0};
+  std::atomic<FunctionRef<void(int)>*> task{nullptr};
+  std::atomic<int> finished{0};  // tasks of the current region done
+  std::atomic<int> sleepers{0};
+  std::atomic<bool> stopping{false};
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<std::thread> workers;
+
+  // Claims and runs tasks of region `generation` until none is left; false if the region is gone.
+  void drain(uint64_t generation) {
+    uint64_t t = ticket.load(std::memory_order_acquire);
+    while (ticket_generation(t) == generation && ticket_index(t) < ticket_count(t)) {
+      if (!ticket.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+        continue;
+      // The claimed task is unfinished, so the caller is still inside this region and `task` is its own.
+      (*task.load(std::memory_order_relaxed))(ticket_index(t));
+      finished.fetch_add(1, std::memory_order_release);
+      t = ticket.load(std::memory_order_acquire);
+    }
+  }
+
+  // Waits until a region newer than `seen` is published (or the pool stops); returns its generation.
+  uint64_t next_region(uint64_t seen) {
+    auto fresh = [&] {
+      return ticket_generation(ticket.load(std::memory_order_seq_cst)) != seen || stopping;
+    };
+    auto deadline = std::chrono::steady_clock::now() + kSpin;
+    for (int i = 1; !fresh(); ++i) {
+      cpu_relax();
+      if (i % 256 == 0 && std::chrono::steady_clock::now() > deadline) {
+        std::unique_lock<std::mutex> lock(mutex);
+        sleepers.fetch_add(1, std::memory_order_seq_cst);  // before `fresh` reads the ticket (see publish)
+        wake.wait(lock, fresh);
+        sleepers.fetch_sub(1, std::memory_order_relaxed);
+        break;
+      }
+    }
+    return ticket_generation(ticket.load(std::memory_order_acquire));
+  }
+
+  // Stores the ticket, then reads `sleepers`: a worker adds itself to `sleepers` before it reads the ticket,
+  // so (sequentially consistent) either it sees the new ticket or this sees it and wakes it. Taking the mutex
+  // first means the worker is either inside wait() or not yet past its check.
+  void publish(uint64_t t) {
+    ticket.store(t, std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) > 0) {
+      { std::lock_guard<std::mutex> lock(mutex); }
+      wake.notify_all();
+    }
+  }
+
+  // `seen` is the last region published before the worker was started: a thread that starts late must
+  // still join the regions opened meanwhile.
+  void worker_loop(uint64_t seen) {
+    t_in_region = true;
+    for (;;) {
+      seen = next_region(seen);
+      if (stopping) return;
+      drain(seen);
+    }
+  }
+};
 
 ThreadPool::ThreadPool() : shared_(new Shared) { set_threads(default_thread_count()); }
 
@@ -62,25 +141,8 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::start_workers(int n) {
   Shared* s = shared_;
-  for (int w = 0; w < n; ++w) {
-    s->workers.emplace_back([s] {
-      uint64_t seen = 0;
-      for (;;) {
-        std::unique_lock<std::mutex> lock(s->mutex);
-        s->wake.wait(lock, [&] { return s->stopping || s->generation != seen; });
-        if (s->stopping) return;
-        seen = s->generation;
-        FunctionRef<void(int)>* task = s->task;
-        int tasks = s->tasks;
-        ++s->busy;
-        lock.unlock();
-        drain(s->next, s->finished, tasks, task);
-        lock.lock();
-        --s->busy;
-        s->done.notify_all();
-      }
-    });
-  }
+  uint64_t seen = ticket_generation(s->ticket.load(std::memory_order_relaxed));
+  for (int w = 0; w < n; ++w) s->workers.emplace_back([s, seen] { s->worker_loop(seen); });
 }
 
 void ThreadPool::stop_workers() {
@@ -102,25 +164,27 @@ void ThreadPool::set_threads(int n) {
   start_workers(n - 1);
 }
 
+// The caller publishes the region, works through it like any worker, then waits (polling: the tasks left
+// are already running) until every task is done before its stack-held `task` goes away.
 void ThreadPool::run(int tasks, FunctionRef<void(int)> task) {
-  if (tasks <= 1 || threads_ == 1) {
+  if (tasks <= 1 || threads_ == 1 || t_in_region) {
     for (int i = 0; i < tasks; ++i) task(i);
     return;
   }
   Shared* s = shared_;
-  {
-    std::unique_lock<std::mutex> lock(s->mutex);
-    s->done.wait(lock, [&] { return s->busy == 0; });
-    s->task = &task;
-    s->tasks = tasks;
-    s->next.store(0);
-    s->finished.store(0);
-    ++s->generation;
+  uint64_t generation = ticket_generation(s->ticket.load(std::memory_order_relaxed)) + 1;
+  s->task.store(&task, std::memory_order_relaxed);
+  s->finished.store(0, std::memory_order_relaxed);
+  s->publish(make_ticket(generation, tasks));
+  t_in_region = true;
+  s->drain(generation);
+  t_in_region = false;
+  for (int i = 1; s->finished.load(std::memory_order_acquire) < tasks; ++i) {
+    if (i % 64 == 0)
+      std::this_thread::yield();
+    else
+      cpu_relax();
   }
-  s->wake.notify_all();
-  drain(s->next, s->finished, tasks, &task);
-  std::unique_lock<std::mutex> lock(s->mutex);
-  s->done.wait(lock, [&] { return s->finished.load() == tasks && s->busy == 0; });
 }
 
 int default_thread_count() {
@@ -140,10 +204,14 @@ ThreadPool& ThreadPool::instance() {
   return pool;
 }
 
+// Up to kTasksPerThread tasks per thread where the grain allows: tasks are claimed as threads come free, so
+// a thread the OS pauses (a shared machine) holds up only its current task, not a whole share.
+constexpr int kTasksPerThread = 4;
+
 void ThreadPool::parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> f) {
   if (n <= 0) return;
   int64_t by_grain = (n + std::max<int64_t>(grain, 1) - 1) / std::max<int64_t>(grain, 1);
-  int tasks = static_cast<int>(std::min<int64_t>(threads_, by_grain));
+  int tasks = threads_ == 1 ? 1 : static_cast<int>(std::min<int64_t>(kTasksPerThread * threads_, by_grain));
   if (tasks <= 1) {
     f(0, n);
     return;
@@ -156,7 +224,7 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t
 
 void ThreadPool::parallel_chunks(int64_t chunks, FunctionRef<void(int64_t)> f) {
   if (chunks <= 0) return;
-  int tasks = static_cast<int>(std::min<int64_t>(threads_, chunks));
+  int tasks = threads_ == 1 ? 1 : static_cast<int>(std::min<int64_t>(kTasksPerThread * threads_, chunks));
   if (tasks <= 1) {
     for (int64_t c = 0; c < chunks; ++c) f(c);
     return;

@@ -1,7 +1,8 @@
-// A fixed pool of worker threads for the CPU kernels. parallel_for splits [0, n) into one contiguous range
-// per thread; parallel_chunks runs a fixed number of chunks so that reductions combine partial results in
-// the same order whatever the thread count (results then do not depend on it). Built without threads
-// (TF_SINGLE_THREADED, the single-threaded wasm build) everything runs inline on the caller.
+// A fixed pool of worker threads for the CPU kernels. parallel_for splits [0, n) into a few contiguous
+// ranges per thread, claimed as threads come free; parallel_chunks runs a fixed number of chunks so that
+// reductions combine partial results in the same order whatever the thread count (results then do not
+// depend on it). Built without threads (TF_SINGLE_THREADED, the single-threaded wasm build) everything runs
+// inline on the caller, as does a region opened from inside a task.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -33,6 +34,7 @@ class ThreadPool {
   static ThreadPool& instance();
   int threads() const { return threads_; }
   // Changes the number of threads (1 = run on the caller only). Not to be called from inside a task.
+  // Regions are opened by one thread at a time (the one running the kernels).
   void set_threads(int n);
   // f(begin, end) over contiguous ranges covering [0, n); ranges are at least `grain` long where possible.
   void parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> f);
