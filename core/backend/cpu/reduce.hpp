@@ -1,6 +1,7 @@
 // CPU reductions: sums, column sums, finiteness. sum and sum_squares add float lanes over short blocks and
-// the blocks in double, so a 16K-element chunk keeps close to the double reference; sum_rows streams the
-// rows in order into per-column sums over blocks of rows, so a column's sum does not depend on its lane.
+// the blocks in double, so a 16K-element chunk keeps close to the double reference; sum_rows adds blocks of
+// rows into per-column sums (rows streamed in order), then the blocks in order: no result depends on lanes,
+// strips or threads.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -43,29 +44,33 @@ double sum_squares_span(const float* x, size_t n) {
 }
 
 constexpr int64_t kRowBlock = 64;      // rows added into fresh partial sums before they join the column total
-constexpr int64_t kColumnStrip = 512;  // columns whose partial sums sit in L1 while the rows stream past
+constexpr int64_t kColumnStrip = 512;  // columns whose running sums sit in L1 while the rows stream past
 
-// out[c] (+)= sum over rows of x[r, c] for c in [c0, c1). Rows are read in order, whole strips at a time
-// (sequential memory), into per-column partial sums: in each block of kRowBlock rows the even rows go to
-// one sum and the odd rows to another, and their sum joins the column total. Every column adds in this
-// same order wherever a thread's range or a strip cuts, which keeps the float error close to the double
-// reference's and the result independent of the thread count.
+// partial[c] = (the sum of the block's even rows) + (the sum of its odd rows) at column c, for c < cols:
+// the rows are read in order, a strip of columns at a time (sequential memory).
 template <class A>
-void sum_rows_columns(const float* x, float* out, int64_t rows, int64_t cols, int64_t c0, int64_t c1,
-                      bool accumulate) {
+void sum_rows_block(const float* x, int64_t rows, int64_t cols, float* partial) {
   auto add = [](const batch<A>& a, const batch<A>& b) { return a + b; };
-  alignas(64) float total[kColumnStrip], half[2][kColumnStrip];
+  alignas(64) float half[2][kColumnStrip];
+  for (int64_t s = 0; s < cols; s += kColumnStrip) {
+    size_t n = static_cast<size_t>(cols - s < kColumnStrip ? cols - s : kColumnStrip);
+    std::fill(half[0], half[0] + n, 0.f);
+    std::fill(half[1], half[1] + n, 0.f);
+    for (int64_t r = 0; r < rows; ++r) update_binary<A>(x + r * cols + s, half[r & 1], n, add);
+    map_binary<A>(half[0], half[1], partial + s, n, add);
+  }
+}
+
+// out[c] (+)= the sum of partial[b, c] over the blocks b in order, for c in [c0, c1).
+template <class A>
+void sum_blocks_columns(const float* partial, int64_t blocks, int64_t cols, float* out, int64_t c0,
+                        int64_t c1, bool accumulate) {
+  auto add = [](const batch<A>& a, const batch<A>& b) { return a + b; };
+  alignas(64) float total[kColumnStrip];
   for (int64_t s = c0; s < c1; s += kColumnStrip) {
     size_t n = static_cast<size_t>(c1 - s < kColumnStrip ? c1 - s : kColumnStrip);
     std::fill(total, total + n, 0.f);
-    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
-      int64_t r1 = r0 + kRowBlock < rows ? r0 + kRowBlock : rows;
-      std::fill(half[0], half[0] + n, 0.f);
-      std::fill(half[1], half[1] + n, 0.f);
-      for (int64_t r = r0; r < r1; ++r) update_binary<A>(x + r * cols + s, half[(r - r0) & 1], n, add);
-      map_binary<A>(half[0], half[1], half[0], n, add);
-      update_binary<A>(half[0], total, n, add);
-    }
+    for (int64_t b = 0; b < blocks; ++b) update_binary<A>(partial + b * cols + s, total, n, add);
     if (accumulate)
       update_binary<A>(total, out + s, n, add);
     else
@@ -100,11 +105,20 @@ void sum_squares(const float* x, size_t n, float* out) {
   out[0] = static_cast<float>(chunked_sum(x, n, &sum_squares_span<A>));
 }
 
-// Columns are independent: each task owns a column range and walks every row in order.
+// Blocks of kRowBlock rows are summed in parallel, then each column adds its blocks' sums in block order:
+// the same additions in the same order at any thread count (and the same as one thread walking the rows).
 template <class A>
 void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accumulate) {
-  for_columns(rows, cols,
-              [&](int64_t c0, int64_t c1) { sum_rows_columns<A>(x, out, rows, cols, c0, c1, accumulate); });
+  int64_t blocks = (rows + kRowBlock - 1) / kRowBlock;
+  PoolBuffer<float, HostPool> partial(host_pool(), static_cast<size_t>(blocks * cols));  // [blocks, cols]
+  for_chunks(blocks, [&](int64_t b) {
+    int64_t r0 = b * kRowBlock;
+    sum_rows_block<A>(x + r0 * cols, rows - r0 < kRowBlock ? rows - r0 : kRowBlock, cols,
+                      partial.get() + b * cols);
+  });
+  for_columns(blocks, cols, [&](int64_t c0, int64_t c1) {
+    sum_blocks_columns<A>(partial.get(), blocks, cols, out, c0, c1, accumulate);
+  });
 }
 
 }  // namespace tf::cpu
