@@ -51,6 +51,7 @@ run_tests() {
   }
   stage "C++ tests, native" ctest --test-dir build/native --output-on-failure -j "$JOBS"
   if [ -d build/cuda ]; then stage "C++ tests, CUDA build (GPU checks skip without a GPU)" ctest --test-dir build/cuda --output-on-failure -R "cuda|consistency" -j "$JOBS"; fi
+  stage "thread pool under ThreadSanitizer" bash scripts/tsan-thread-pool.sh
   stage "C++ tests, wasm single-threaded (Node)" ctest --test-dir build/wasm-st --output-on-failure -j "$JOBS"
   stage "C++ tests, wasm threaded (Node)" ctest --test-dir build/wasm-mt --output-on-failure -j "$JOBS"
   stage "WebGPU backend in headless Chromium (doctest)" run_webgpu_tests
