@@ -3,6 +3,24 @@
 #pragma once
 #include <type_traits>
 
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+// Emscripten 3.1.6 emulates SSE2's float -> int32 conversions with a scalar loop per lane (lrint and range
+// checks), and xsimd's exp converts on every call (2^k by ldexp), so exp-heavy kernels (softmax, GELU,
+// cross-entropy) ran 5-7x slower in wasm than natively. wasm SIMD converts in one instruction, saturating
+// where SSE gives INT_MIN: the same ints for every lane xsimd keeps (exp replaces lanes past its range with 0
+// or inf, and a NaN lane stays NaN whatever its 2^k). Defined after the SSE headers, before xsimd's code.
+#include <smmintrin.h>
+#include <wasm_simd128.h>
+static inline __m128i tf_wasm_cvttps_epi32(__m128 a) {
+  return (__m128i)wasm_i32x4_trunc_sat_f32x4((v128_t)a);
+}
+static inline __m128i tf_wasm_cvtps_epi32(__m128 a) {
+  return (__m128i)wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest((v128_t)a));
+}
+#define _mm_cvttps_epi32 tf_wasm_cvttps_epi32
+#define _mm_cvtps_epi32 tf_wasm_cvtps_epi32
+#endif
+
 #include <xsimd/xsimd.hpp>
 
 namespace tf::cpu {
