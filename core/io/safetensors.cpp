@@ -141,6 +141,8 @@ uint64_t unsigned_field(const std::string& name, const char* field, const Json& 
 }
 
 Entry parse_entry(const std::string& name, const Json& e) {
+  // The writer refuses an empty name, so the reader does too: every file read can be written back.
+  TF_CHECK(!name.empty(), "safetensors: a tensor needs a non-empty name");
   TF_CHECK(e.is_object(), "safetensors tensor '", name,
            "' must be an object with dtype, shape and data_offsets");
   for (const char* field : {"dtype", "shape", "data_offsets"})

@@ -302,6 +302,7 @@ TEST_SUITE("safetensors") {
         {"{\"__metadata__\":{\"k\":{\"x\":\"y\"}}}", 0, "value of 'k' is not a string"},
         {"{\"__metadata__\":[\"k\"]}", 0, "must be an object of strings"},
         {entry("\"dtype\":\"F32\",\"shape\":[[[[2]]]],\"data_offsets\":[0,8]"), 8, "nests deeper"},
+        {"{\"\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8, "non-empty name"},
     };
     for (const Case& c : cases) {
       CAPTURE(c.header);
