@@ -4,7 +4,8 @@
 // native build (bench/step_bench.cpp, when built). Prints one table: ms/step, GFLOP/s (the core's flop
 // count of one step, the same work for every contender) and the ratios. tfjs runs in a child process per
 // thread count because its backend is configured once per process. tfjs' wasm backend has no scatter-add
-// kernel (UnsortedSegmentSum), so its embedding gradient is a one-hot matmul (about 1 GFLOP per step more).
+// kernel (UnsortedSegmentSum), so its embedding gradient is a one-hot matmul (about 1 GFLOP per step more). Its products transpose
+// explicitly (mm below): with tfjs' own matMul gradients (transpose flags) its step took 7.2 s, not 1.7.
 //   node bench/wasm_step_bench.mjs [--steps N] [--builds st,mt] [--native PATH]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -53,11 +54,19 @@ function tfjsModel(tf, causal) {
     p.blocks.push({ g1: ones(C), b1: zeros(C), wqkv: init([C, 3 * C]), bqkv: zeros(3 * C), wp: init([C, C]), bp: zeros(C),
       g2: ones(C), b2: zeros(C), w1: init([C, 4 * C]), c1: zeros(4 * C), w2: init([4 * C, C]), c2: zeros(C) });
   const D = C / H;
+  // Every product through mm, whose gradient transposes explicitly: the wasm backend's matMul is fast on
+  // plain operands and slow with its transpose flags (which tfjs' own matMul gradient uses; 1 Dec 2026, one
+  // thread: 1.7 s per step this way, 7.2 s that way), so this is its fast way and the fair comparison.
+  const lastTwo = (x) => tf.transpose(x, [...Array(x.rank - 2).keys(), x.rank - 1, x.rank - 2]);
+  const mm = tf.customGrad((a, b, save) => {
+    save([a, b]);
+    return { value: tf.matMul(a, b), gradFunc: (dy, [sa, sb]) => [tf.matMul(dy, lastTwo(sb)), tf.matMul(lastTwo(sa), dy)] };
+  });
   const blocked = tf.mul(tf.sub(1, tf.linalg.bandPart(tf.ones([T, T]), -1, 0)), -1e9);
   // Gather forward; its gradient as a one-hot matmul (the wasm backend cannot scatter-add).
   const embed = tf.customGrad((table, ids, save) => {
     save([ids]);
-    return { value: tf.gather(table, ids), gradFunc: (dy, [saved]) => [tf.matMul(tf.oneHot(saved, V), dy, true, false), tf.zerosLike(saved)] };
+    return { value: tf.gather(table, ids), gradFunc: (dy, [saved]) => [tf.matMul(tf.transpose(tf.oneHot(saved, V)), dy), tf.zerosLike(saved)] };
   });
   const norm = (x, g, b) => {
     const { mean, variance } = tf.moments(x, -1, true);
@@ -68,16 +77,16 @@ function tfjsModel(tf, causal) {
   const forward = (ids) => {
     let x = tf.add(tf.reshape(embed(p.tok, tf.reshape(ids, [B * T])), [B, T, C]), tf.slice(p.pos, [0, 0], [T, C]));
     for (const k of p.blocks) {
-      const qkv = tf.add(tf.matMul(tf.reshape(norm(x, k.g1, k.b1), [B * T, C]), k.wqkv), k.bqkv);
+      const qkv = tf.add(mm(tf.reshape(norm(x, k.g1, k.b1), [B * T, C]), k.wqkv), k.bqkv);
       const [q, kk, v] = tf.split(tf.reshape(qkv, [B, T, 3 * C]), 3, 2).map(heads);
-      let s = tf.mul(tf.matMul(q, kk, false, true), 1 / Math.sqrt(D));
+      let s = tf.mul(mm(q, lastTwo(kk)), 1 / Math.sqrt(D));
       if (causal) s = tf.add(s, blocked);
-      const o = tf.reshape(tf.transpose(tf.matMul(tf.softmax(s), v), [0, 2, 1, 3]), [B * T, C]);
-      x = tf.add(x, tf.reshape(tf.add(tf.matMul(o, k.wp), k.bp), [B, T, C]));
+      const o = tf.reshape(tf.transpose(mm(tf.softmax(s), v), [0, 2, 1, 3]), [B * T, C]);
+      x = tf.add(x, tf.reshape(tf.add(mm(o, k.wp), k.bp), [B, T, C]));
       const h = tf.reshape(norm(x, k.g2, k.b2), [B * T, C]);
-      x = tf.add(x, tf.reshape(tf.add(tf.matMul(gelu(tf.add(tf.matMul(h, k.w1), k.c1)), k.w2), k.c2), [B, T, C]));
+      x = tf.add(x, tf.reshape(tf.add(mm(gelu(tf.add(mm(h, k.w1), k.c1)), k.w2), k.c2), [B, T, C]));
     }
-    return tf.add(tf.matMul(tf.reshape(norm(x, p.gf, p.bf), [B * T, C]), p.wo), p.bo);  // [B*T, V]
+    return tf.add(mm(tf.reshape(norm(x, p.gf, p.bf), [B * T, C]), p.wo), p.bo);  // [B*T, V]
   };
   const ce = (logits, labels) => tf.neg(tf.sum(tf.mul(tf.oneHot(labels, V), tf.logSoftmax(logits)), -1));
   const optimizer = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);
