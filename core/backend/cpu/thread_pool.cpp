@@ -204,14 +204,23 @@ ThreadPool& ThreadPool::instance() {
   return pool;
 }
 
+namespace {
+
 // Up to kTasksPerThread tasks per thread where the grain allows: tasks are claimed as threads come free, so
 // a thread the OS pauses (a shared machine) holds up only its current task, not a whole share.
 constexpr int kTasksPerThread = 4;
 
+// How many tasks a region of `units` independent pieces of work is cut into on `threads` threads.
+int task_count(int threads, int64_t units) {
+  return threads == 1 ? 1 : static_cast<int>(std::min<int64_t>(kTasksPerThread * threads, units));
+}
+
+}  // namespace
+
 void ThreadPool::parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> f) {
   if (n <= 0) return;
   int64_t by_grain = (n + std::max<int64_t>(grain, 1) - 1) / std::max<int64_t>(grain, 1);
-  int tasks = threads_ == 1 ? 1 : static_cast<int>(std::min<int64_t>(kTasksPerThread * threads_, by_grain));
+  int tasks = task_count(threads_, by_grain);
   if (tasks <= 1) {
     f(0, n);
     return;
@@ -224,7 +233,7 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t
 
 void ThreadPool::parallel_chunks(int64_t chunks, FunctionRef<void(int64_t)> f) {
   if (chunks <= 0) return;
-  int tasks = threads_ == 1 ? 1 : static_cast<int>(std::min<int64_t>(kTasksPerThread * threads_, chunks));
+  int tasks = task_count(threads_, chunks);
   if (tasks <= 1) {
     for (int64_t c = 0; c < chunks; ++c) f(c);
     return;
