@@ -25,11 +25,12 @@ struct GemmTile<A, 8> {
 };
 
 // SSE4.1 natively and wasm SIMD: no FMA, so each product needs a scratch register, and V8 keeps one of
-// its 16 xmm registers for itself. 4 x 8 = 8 accumulators + 2 B vectors + broadcast + product fits;
-// 6 x 8 ran at 60 % of its speed under Node 20.
+// its 16 xmm registers for itself. 5 x 8 = 10 accumulators + 2 B vectors + broadcast + product = 14 fits
+// (with the micro-kernel kept out of line in wasm, gemm_micro.hpp); 6 x 8 spilled and ran at 60 % of
+// its speed under Node 20. Node 20 on one core: 4 x 8 34 GFLOP/s on the model's shapes, 5 x 8 38, 3 x 12 37.
 template <class A>
 struct GemmTile<A, 4> {
-  static constexpr int MR = 4, NV = 2, KC = 256, MC = 144, NC = 2048;
+  static constexpr int MR = 5, NV = 2, KC = 256, MC = 140, NC = 2048;
 };
 
 }  // namespace tf::cpu
