@@ -111,8 +111,8 @@ void check_case(const GemmCase& t, uint64_t seed) {
   }
 }
 
-// M, N around the micro-tiles of every ISA (MR 4..14, NR 8..32), K around the 4-wide packing blocks.
-const int kEdgeM[] = {1, 3, 4, 6, 7, 12, 13, 14, 15, 29};
+// M, N around the micro-tiles of every ISA (MR 5, 6, 14; NR 8..32), K around the 4-wide packing blocks.
+const int kEdgeM[] = {1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 29};
 const int kEdgeN[] = {1, 7, 8, 9, 16, 17, 31, 32, 33};
 const int kEdgeK[] = {1, 2, 5, 16};
 
