@@ -38,5 +38,6 @@ __attribute__((noinline)) double gflops_once(long rounds) {
 int main() {
   double best = 0;
   for (int r = 0; r < 8; ++r) best = std::max(best, gflops_once(100'000'000 / static_cast<long>(B::size)));
-  std::printf("{\"isa\":\"%s\",\"lanes\":%d,\"peak_gflops\":%.1f}\n", A::name(), static_cast<int>(B::size), best);
+  std::printf("{\"isa\":\"%s\",\"lanes\":%d,\"peak_gflops\":%.1f}\n", A::name(), static_cast<int>(B::size),
+              best);
 }
