@@ -22,7 +22,7 @@ const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 
                                //   view: a CPU copy of a WebGPU run | null, viewStep: the step it was read at}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
 let profiledSlot = null;       // the slot whose training the profile holds
-let chunksTrained = 0;         // training chunks run by this worker (one in PROFILED_CHUNK_EVERY is profiled)
+let chunksTrained = 0;         // training chunks since profiledSlot changed (one in PROFILED_CHUNK_EVERY is profiled)
 
 function moduleInfo() {
   return {
@@ -203,6 +203,7 @@ async function train({ slot, until }, id) {
   if (profiledSlot !== slot) {
     tf.resetProfile();
     profiledSlot = slot;
+    chunksTrained = 0;  // its first chunk is profiled, so the view shows the new run at once
   }
   let chunk = 1;
   try {
