@@ -4,8 +4,8 @@
 // native build (bench/step_bench.cpp, when built). Prints one table: ms/step, GFLOP/s (the core's flop
 // count of one step, the same work for every contender) and the ratios. tfjs runs in a child process per
 // thread count because its backend is configured once per process. tfjs' wasm backend has no scatter-add
-// kernel (UnsortedSegmentSum), so its embedding gradient is a one-hot matmul (about 1 GFLOP per step more). Its products transpose
-// explicitly (mm below): with tfjs' own matMul gradients (transpose flags) its step took 7.2 s, not 1.7.
+// kernel (UnsortedSegmentSum), so its embedding gradient is a one-hot matmul (about 1 GFLOP per step more).
+// Its products go through mm below, its fast way.
 //   node bench/wasm_step_bench.mjs [--steps N] [--builds st,mt] [--native PATH]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
