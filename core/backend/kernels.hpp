@@ -114,8 +114,8 @@ struct SgdArgs {
   X(layer_norm, void, layer_norm_backward,                                                                  \
     (const float* dy, const float* x, const float* gamma, const float* mean, const float* rstd, float* dx,  \
      float* dgamma, float* dbeta, int64_t rows, int64_t C))                                                 \
-  X(gelu, void, gelu_forward, (const float* x, float* y, size_t n, GeluMode mode))                          \
-  X(gelu, void, gelu_backward, (const float* x, const float* dy, float* dx, size_t n, GeluMode mode))       \
+  /* y = gelu(x); slope, when not null, gets dy/dx at x (the backward pass multiplies by it) */             \
+  X(gelu, void, gelu_forward, (const float* x, float* y, float* slope, size_t n, GeluMode mode))            \
   /* softmax and log-softmax over the last dim */                                                           \
   X(softmax, void, softmax_forward, (const float* x, float* y, int64_t rows, int64_t cols))                 \
   X(softmax, void, softmax_backward,                                                                        \

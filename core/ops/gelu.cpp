@@ -5,15 +5,16 @@
 
 namespace tf {
 
+// The forward writes GELU's slope where a gradient will be needed, so the backward pass is one product
+// (and the slope, not x, is what the graph keeps).
 Tensor gelu(const Tensor& x, GeluMode mode) {
   Tensor y = Tensor::empty(x.shape(), x.device());
-  if (y.numel() > 0) backend_of(x).gelu_forward(x.data(), y.data(), count(x), mode);
-  Tensor sx = x.detach();
-  record(y, "gelu", {x}, [sx, mode](const Tensor& g) -> std::vector<Tensor> {
-    Tensor dx = Tensor::empty(sx.shape(), g.device());
-    if (dx.numel() > 0) backend_of(g).gelu_backward(sx.data(), g.data(), dx.data(), count(sx), mode);
-    return {dx};
-  });
+  bool grad = needs_grad({&x});
+  Tensor slope = grad ? Tensor::empty(x.shape(), x.device()) : Tensor();
+  if (y.numel() > 0)
+    backend_of(x).gelu_forward(x.data(), y.data(), grad ? slope.data() : nullptr, count(x), mode);
+  if (grad)
+    record(y, "gelu", {x}, [slope](const Tensor& g) -> std::vector<Tensor> { return {mul(g, slope)}; });
   return y;
 }
 

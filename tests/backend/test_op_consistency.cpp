@@ -345,28 +345,18 @@ std::vector<Entry> gelu_entries() {
     if (s.size() > 2) x[3] = kNaN, x[20] = kInf, x[36] = -kInf;
     return x;
   };
-  e.push_back({"gelu_forward", sizes, {2e-6f, 1e-5f}, [input](const Sizes& s, Rng& rng) {
-                 Call c{{input(s, rng), Floats(sz(s[0]))}, {}, {}};
-                 size_t n = sz(s[0]);
-                 GeluMode m = s[1] ? GeluMode::Tanh : GeluMode::Erf;
-                 c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
-                   be.gelu_forward(f[0], f[1], n, m);
-                   return Floats{};
-                 };
-                 return c;
-               }});
-  sizes.pop_back();
-  sizes.pop_back();
-  e.push_back({"gelu_backward", sizes, {2e-6f, 1e-5f}, [input](const Sizes& s, Rng& rng) {
-                 Call c{{input(s, rng), normal(rng, s[0]), Floats(sz(s[0]))}, {}, {}};
-                 size_t n = sz(s[0]);
-                 GeluMode m = s[1] ? GeluMode::Tanh : GeluMode::Erf;
-                 c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
-                   be.gelu_backward(f[0], f[1], f[2], n, m);
-                   return Floats{};
-                 };
-                 return c;
-               }});
+  // Without and with the slope (dy/dx, what the backward pass multiplies by).
+  for (bool with_slope : {false, true})
+    e.push_back({"gelu_forward", sizes, {2e-6f, 1e-5f}, [input, with_slope](const Sizes& s, Rng& rng) {
+                   Call c{{input(s, rng), Floats(sz(s[0])), Floats(sz(s[0]))}, {}, {}};
+                   size_t n = sz(s[0]);
+                   GeluMode m = s[1] ? GeluMode::Tanh : GeluMode::Erf;
+                   c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>&) {
+                     be.gelu_forward(f[0], f[1], with_slope ? f[2] : nullptr, n, m);
+                     return Floats{};
+                   };
+                   return c;
+                 }});
   return e;
 }
 

@@ -1,32 +1,27 @@
-// CPU fused attention, one batch-head pair at a time, allocation-free. Products over keys (q.k scores, and
-// dO.v in the backward pass) run on a transposed tile of the keys [dims, kKeyTile] in a thread-local
-// scratch, so a query row's dot products with a whole tile of keys are plain vertical FMAs with no
-// horizontal sums. The weights rows hold the scores while the masked softmax runs over them. Weighted sums
-// of rows (out = w V, dq = dS K, dk = dS^T Q, dv = W^T dO) accumulate over D in registers, keys (or
-// queries) inner. Causal rows and tiles stop at the last visible key. The backward pass works on blocks of
-// kQueryTile queries x kKeyTile keys; sum_j w_j dW_j comes from dO . (w V), recomputed per query, so no
-// block needs a whole row of dW.
+// CPU fused attention, one batch-head pair at a time on one thread, allocation-free once warm. Its five
+// products (scores Q K^T, out = W V; backward dW = dO V^T, dQ = dS K, dK = dS^T Q, dV = W^T dO) are small
+// GEMMs on the packed micro-kernel of gemm.hpp (gemm_one), which keeps a register tile of outputs where a
+// row at a time reloaded an operand for every multiply-add: per diffusion story step, 1 thread, attention
+// went from 18.8 to 12.9 ms natively (AVX2) and from 40 to 25 ms in wasm (Node 20). Under the causal mask
+// a product covers the keys some query sees and the softmax rows mask the rest. The backward pass's
+// sum_j w_j dW_j is a row dot of dW, which is at hand.
 #pragma once
 #include <cstdint>
 #include <limits>
-#include <utility>
 
+#include "backend/cpu/gemm.hpp"
 #include "backend/cpu/parallel.hpp"
 #include "backend/cpu/softmax.hpp"
 #include "backend/kernels.hpp"
 
 namespace tf::cpu {
 
-constexpr int64_t kKeyTile = 64;    // keys per transposed tile (a multiple of every register width)
-constexpr int64_t kDimChunk = 64;   // head dims per transposed tile
-constexpr int64_t kQueryTile = 64;  // queries per backward block
-
-// [kDimChunk, kKeyTile] transposed keys or values, then the backward block's dS [kQueryTile, kKeyTile] and
-// its kQueryTile values of sum_j w_j dW_j. One per thread and instruction set.
+// The backward pass's dW, then dS, [Tq, keys seen]: one per thread and instruction set, grow-only (not
+// gemm_scratch, which the products pack into).
 template <class A>
-float* attention_scratch() {
-  alignas(64) static thread_local float buf[kDimChunk * kKeyTile + kQueryTile * kKeyTile + kQueryTile];
-  return buf;
+float* attention_scratch(size_t floats) {
+  static thread_local GemmScratch<A> scratch;
+  return scratch.get(floats);
 }
 
 template <class A>
@@ -47,118 +42,20 @@ void fill_row(float* p, int64_t n, float value) {
   for (int64_t j = 0; j < n; ++j) p[j] = value;
 }
 
-// tile[d * kKeyTile + t] = rows[t * stride + d] for d < dc, t < nk; zero up to the next whole register.
+// o[0, D) = sum over the visible keys j < L (keep[j] != 0) of w[j] v_j, hidden keys skipped outright: the
+// output for a pair with a hidden value that is not finite, which W V as one product would spread as 0 * NaN.
 template <class A>
-void transpose_tile(const float* rows, int64_t stride, int64_t nk, int64_t dc, float* tile) {
+void visible_row_output(const AttentionArgs& a, const float* w, int64_t L, const float* keep, const float* v,
+                        float* o) {
   constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  int64_t padded = (nk + W - 1) / W * W;
-  for (int64_t t = 0; t < nk; ++t)
-    for (int64_t d = 0; d < dc; ++d) tile[d * kKeyTile + t] = rows[t * stride + d];
-  for (int64_t d = 0; d < dc; ++d) fill_row<A>(tile + d * kKeyTile + nk, padded - nk, 0.f);
-}
-
-// out[t] (+)= sum over d < dc of x[d] * tile[d * kKeyTile + t], for t < n (n > (R - 1) * lanes): R registers.
-template <class A, int R>
-void tile_dots_block(const float* x, int64_t dc, const float* tile, int64_t n, float* out, bool first) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  batch<A> acc[R];
-  for (int r = 0; r < R; ++r)
-    acc[r] = first ? batch<A>(0.f) : load_upto<A>(out + r * W, min64<A>(W, n - r * W), 0.f);
-  for (int64_t d = 0; d < dc; ++d) {
-    batch<A> xv(x[d]);
-    const float* row = tile + d * kKeyTile;
-    for (int r = 0; r < R; ++r) acc[r] = fmadd<A>(xv, batch<A>::load_aligned(row + r * W), acc[r]);
-  }
-  for (int r = 0; r < R; ++r) store_upto<A>(out + r * W, min64<A>(W, n - r * W), acc[r]);
-}
-
-// out[t] (+)= x . column t of the tile, for t < n; `first` starts from zero instead of out.
-template <class A>
-void tile_dots(const float* x, int64_t dc, const float* tile, int64_t n, float* out, bool first) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  for (int64_t t = 0; t < n; t += 4 * W) {
-    int64_t rest = n - t;
-    switch (rest > 3 * W ? 4 : rest > 2 * W ? 3 : rest > W ? 2 : 1) {
-      case 4:
-        tile_dots_block<A, 4>(x, dc, tile + t, rest, out + t, first);
-        break;
-      case 3:
-        tile_dots_block<A, 3>(x, dc, tile + t, rest, out + t, first);
-        break;
-      case 2:
-        tile_dots_block<A, 2>(x, dc, tile + t, rest, out + t, first);
-        break;
-      default:
-        tile_dots_block<A, 1>(x, dc, tile + t, rest, out + t, first);
-        break;
-    }
-  }
-}
-
-// Accumulator sets of weighted_rows_block: two take alternate rows natively, so two FMA chains are in
-// flight; in wasm (no FMA, 15 xmm registers) the second set made V8 spill accumulators to the stack, and
-// one set took attention from 49 to 40 ms per diffusion story step (Node 20, 1 thread).
-template <class A>
-constexpr int kWeightedRowsChains = batch<A>::size == 4 ? 1 : 2;
-
-// out[0, D) (+)= sum over t < n of w[t * w_stride] * rows[t * stride + (0, D)] for D <= R lanes, the last
-// register holding m_last lanes. kWeightedRowsChains accumulator sets take alternate rows.
-// With keep, rows whose keep[t] is 0 are skipped: a padded value never reaches the output, not even as
-// 0 * NaN.
-template <class A, int R>
-void weighted_rows_block(const float* w, int64_t w_stride, const float* keep, int64_t n, const float* rows,
-                         int64_t stride, int64_t m_last, float* out, bool accumulate) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  constexpr int S = kWeightedRowsChains<A>;
-  batch<A> acc[S][R];
-  for (int r = 0; r < R; ++r) {
-    int64_t m = r == R - 1 ? m_last : W;
-    acc[0][r] = accumulate ? load_upto<A>(out + r * W, m, 0.f) : batch<A>(0.f);
-    for (int c = 1; c < S; ++c) acc[c][r] = batch<A>(0.f);
-  }
-  auto add = [&](batch<A>* a, int64_t t) {
-    batch<A> wt(w[t * w_stride]);
-    const float* row = rows + t * stride;
-    for (int r = 0; r < R - 1; ++r) a[r] = fmadd<A>(wt, batch<A>::load_unaligned(row + r * W), a[r]);
-    a[R - 1] = fmadd<A>(wt, load_upto<A>(row + (R - 1) * W, m_last, 0.f), a[R - 1]);
-  };
-  int64_t t = 0;
-  if (keep) {
-    for (int chain = 0; t < n; ++t)
-      if (keep[t] != 0.f) add(acc[chain = (chain + 1) % S], t);
-  } else {
-    for (; t + S <= n; t += S)
-      for (int c = 0; c < S; ++c) add(acc[c], t + c);
-    for (; t < n; ++t) add(acc[0], t);
-  }
-  for (int r = 0; r < R; ++r) {
-    batch<A> sum = acc[0][r];
-    for (int c = 1; c < S; ++c) sum += acc[c][r];
-    store_upto<A>(out + r * W, r == R - 1 ? m_last : W, sum);
-  }
-}
-
-// The same over any D, in blocks of up to four registers.
-template <class A>
-void weighted_rows(const float* w, int64_t w_stride, const float* keep, int64_t n, const float* rows,
-                   int64_t stride, int64_t D, float* out, bool accumulate) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  for (int64_t d = 0; d < D; d += 4 * W) {
-    int64_t width = min64<A>(4 * W, D - d), regs = (width + W - 1) / W, m_last = width - (regs - 1) * W;
-    const float* rd = rows + d;
-    switch (regs) {
-      case 4:
-        weighted_rows_block<A, 4>(w, w_stride, keep, n, rd, stride, m_last, out + d, accumulate);
-        break;
-      case 3:
-        weighted_rows_block<A, 3>(w, w_stride, keep, n, rd, stride, m_last, out + d, accumulate);
-        break;
-      case 2:
-        weighted_rows_block<A, 2>(w, w_stride, keep, n, rd, stride, m_last, out + d, accumulate);
-        break;
-      default:
-        weighted_rows_block<A, 1>(w, w_stride, keep, n, rd, stride, m_last, out + d, accumulate);
-        break;
+  fill_row<A>(o, a.D, 0.f);
+  for (int64_t j = 0; j < L; ++j) {
+    if (keep && keep[j] == 0.f) continue;
+    batch<A> wj(w[j]);
+    for (int64_t d = 0; d < a.D; d += W) {
+      int64_t n = min64<A>(W, a.D - d);
+      store_upto<A>(o + d, n,
+                    fmadd<A>(wj, load_upto<A>(v + j * a.v_row + d, n, 0.f), load_upto<A>(o + d, n, 0.f)));
     }
   }
 }
@@ -186,20 +83,14 @@ float mask_and_max(const AttentionArgs& a, const float* keep, int64_t L, float* 
   return xsimd::any(bad) || (mx == -inf && xsimd::any(seen)) ? std::numeric_limits<float>::quiet_NaN() : mx;
 }
 
-// Turns the masked scores w[0, L) into weights over the whole row w[0, Tk) and writes the output row o.
+// Turns the masked scores w[0, L) into weights over the whole row w[0, Tk): NaN for a NaN score or +inf
+// (inf - inf), as in the reference; zeros when no key is visible.
 template <class A>
-void softmax_row_out(const AttentionArgs& a, float mx, int64_t L, const float* keep, const float* vb,
-                     float* w, float* o) {
+void softmax_row(const AttentionArgs& a, float mx, int64_t L, float* w) {
   constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
   const float inf = std::numeric_limits<float>::infinity();
-  if (!(mx < inf)) {  // NaN score, or +inf (inf - inf): the row is NaN, as in the reference
-    fill_row<A>(w, a.Tk, std::numeric_limits<float>::quiet_NaN());
-    fill_row<A>(o, a.D, std::numeric_limits<float>::quiet_NaN());
-    return;
-  }
-  if (mx == -inf) {  // no visible key
-    fill_row<A>(w, a.Tk, 0.f);
-    fill_row<A>(o, a.D, 0.f);
+  if (!(mx < inf) || mx == -inf) {
+    fill_row<A>(w, a.Tk, mx == -inf ? 0.f : std::numeric_limits<float>::quiet_NaN());
     return;
   }
   batch<A> shift(mx), total(0.f);
@@ -215,7 +106,6 @@ void softmax_row_out(const AttentionArgs& a, float mx, int64_t L, const float* k
     store_upto<A>(w + j, n, load_upto<A>(w + j, n, 0.f) / sum);
   }
   fill_row<A>(w + L, a.Tk - L, 0.f);
-  weighted_rows<A>(w, 1, keep, L, vb, a.v_row, a.D, o, false);
 }
 
 // Where the operands of batch-head pair bh start.
@@ -233,88 +123,61 @@ HeadRows head_rows(const AttentionArgs& a, int64_t bh, const float* q, const flo
           const_cast<float*>(w) + bh * a.Tq * a.Tk};
 }
 
-// Raw scores q_i . k_j into the weights rows (keys j < L_i), one transposed key tile at a time.
+// C = op(A) op(B), M x N over K, on this thread; `it` gives the operands' strides (gemm.hpp's GemmItem).
 template <class A>
-void raw_scores(const AttentionArgs& a, const HeadRows& r, float* tile) {
-  int64_t last = visible_keys<A>(a, a.Tq - 1);
-  for (int64_t j0 = 0; j0 < last; j0 += kKeyTile) {
-    int64_t nk = min64<A>(kKeyTile, a.Tk - j0);
-    for (int64_t d0 = 0; d0 < a.D; d0 += kDimChunk) {
-      int64_t dc = min64<A>(kDimChunk, a.D - d0);
-      transpose_tile<A>(r.k + j0 * a.k_row + d0, a.k_row, nk, dc, tile);
-      for (int64_t i = 0; i < a.Tq; ++i) {
-        int64_t L = visible_keys<A>(a, i);
-        if (L > j0)
-          tile_dots<A>(r.q + i * a.q_row + d0, dc, tile, min64<A>(nk, L - j0), r.w + i * a.Tk + j0, d0 == 0);
-      }
-    }
+void product(int64_t M, int64_t N, int64_t K, const GemmItem& it) {
+  GemmArgs g;
+  g.M = static_cast<int>(M);
+  g.N = static_cast<int>(N);
+  g.K = static_cast<int>(K);
+  gemm_one<A>(g, it);
+}
+
+// Whether every value row among the first n that some query must not see (causal or padded) is finite.
+// Then W V as one product is the sum over visible keys: a hidden key's weight is 0, and 0 * v = 0.
+template <class A>
+bool hidden_values_finite(const AttentionArgs& a, const HeadRows& r, int64_t n) {
+  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
+  int64_t first_hidden = visible_keys<A>(a, 0);  // every query sees the keys before it
+  batch<A> zero(0.f), probe(0.f);                // v * 0 is NaN where v is infinite or NaN
+  for (int64_t j = 0; j < n; ++j) {
+    if (j < first_hidden && !(r.keep && r.keep[j] == 0.f)) continue;
+    for (int64_t d = 0; d < a.D; d += W)
+      probe += load_upto<A>(r.v + j * a.v_row + d, min64<A>(W, a.D - d), 0.f) * zero;
   }
+  return !xsimd::any(xsimd::isnan(probe));
 }
 
 template <class A>
 void attention_forward_heads(const AttentionArgs& a, const float* q, const float* k, const float* v,
                              float* out, float* weights, int64_t bh0, int64_t bh1) {
-  float* tile = attention_scratch<A>();
   for (int64_t bh = bh0; bh < bh1; ++bh) {
     HeadRows r = head_rows<A>(a, bh, q, k, v, weights);
-    raw_scores<A>(a, r, tile);
     int64_t b = bh / a.heads, h = bh % a.heads;
+    float* ob = out + b * a.Tq * a.out_row + h * a.D;
+    int64_t seen = visible_keys<A>(a, a.Tq - 1);  // keys no query sees are never read
+    product<A>(a.Tq, seen, a.D, {r.q, a.q_row, 1, r.k, 1, a.k_row, r.w, a.Tk});  // raw scores q_i . k_j
+    bool one_product = hidden_values_finite<A>(a, r, seen);
     for (int64_t i = 0; i < a.Tq; ++i) {
       int64_t L = visible_keys<A>(a, i);
       float* w = r.w + i * a.Tk;
-      float mx = mask_and_max<A>(a, r.keep, L, w);
-      softmax_row_out<A>(a, mx, L, r.keep, r.v, w, out + (b * a.Tq + i) * a.out_row + h * a.D);
+      softmax_row<A>(a, mask_and_max<A>(a, r.keep, L, w), L, w);
+      if (!one_product) visible_row_output<A>(a, w, L, r.keep, r.v, ob + i * a.out_row);
     }
+    if (one_product) product<A>(a.Tq, a.D, seen, {r.w, a.Tk, 1, r.v, a.v_row, 1, ob, a.out_row});
   }
 }
 
-// dO_i . (sum over j < L of w_j v_j): the softmax backward's sum_j w_j dW_j without a row of dW.
+// dS = W (dW - sum_j w_j dW_j) scale, row by row over the keys each query sees, in place of dW [Tq, seen].
 template <class A>
-float weighted_dot(const AttentionArgs& a, const float* w, int64_t L, const float* vb, const float* go) {
-  constexpr int64_t W = static_cast<int64_t>(batch<A>::size);
-  alignas(64) float o[4 * W];
-  float total = 0.f;
-  for (int64_t d = 0; d < a.D; d += 4 * W) {
-    int64_t width = min64<A>(4 * W, a.D - d);
-    weighted_rows<A>(w, 1, nullptr, L, vb + d, a.v_row, width, o, false);
-    total += row_dot<A>(o, go + d, width);
-  }
-  return total;
-}
-
-// The backward block of queries [i0, i0 + ni) and keys [j0, j0 + nk): dW = dO V^T into ds, then
-// dS = w (dW - wdw) scale, then dq += dS K, dk += dS^T Q, dv += W^T dO.
-template <class A>
-void backward_block(const AttentionArgs& a, const HeadRows& r, const float* gb, int64_t i0, int64_t ni,
-                    int64_t j0, int64_t nk, float* tile, float* ds, const float* wdw, float* dqb, float* dkb,
-                    float* dvb) {
-  for (int64_t d0 = 0; d0 < a.D; d0 += kDimChunk) {
-    int64_t dc = min64<A>(kDimChunk, a.D - d0);
-    transpose_tile<A>(r.v + j0 * a.v_row + d0, a.v_row, nk, dc, tile);
-    for (int64_t i = 0; i < ni; ++i) {
-      int64_t n = min64<A>(nk, visible_keys<A>(a, i0 + i) - j0);
-      if (n > 0) tile_dots<A>(gb + (i0 + i) * a.out_row + d0, dc, tile, n, ds + i * kKeyTile, d0 == 0);
-    }
-  }
-  for (int64_t i = 0; i < ni; ++i) {
-    int64_t n = visible_keys<A>(a, i0 + i) - j0;
-    n = n < 0 ? 0 : min64<A>(n, nk);
-    const float* w = r.w + (i0 + i) * a.Tk + j0;
-    float* row = ds + i * kKeyTile;
-    for (int64_t t = 0; t < n; ++t) row[t] = w[t] * (row[t] - wdw[i]) * a.scale;
-    fill_row<A>(row + n, nk - n, 0.f);
-    weighted_rows<A>(row, 1, nullptr, n, r.k + j0 * a.k_row, a.k_row, a.D, dqb + (i0 + i) * a.q_row, true);
-  }
-  for (int64_t t = 0; t < nk; ++t) {
-    int64_t j = j0 + t;
-    // Under the causal mask, query i sees key j from i = j - q_offset on.
-    int64_t first = a.causal ? j - a.q_offset - i0 : 0;
-    first = first < 0 ? 0 : first;
-    if (first >= ni) continue;
-    weighted_rows<A>(ds + first * kKeyTile + t, kKeyTile, nullptr, ni - first, r.q + (i0 + first) * a.q_row,
-                     a.q_row, a.D, dkb + j * a.k_row, true);
-    weighted_rows<A>(r.w + (i0 + first) * a.Tk + j, a.Tk, nullptr, ni - first, gb + (i0 + first) * a.out_row,
-                     a.out_row, a.D, dvb + j * a.v_row, true);
+void softmax_backward_rows(const AttentionArgs& a, const float* weights, int64_t seen, float* ds) {
+  for (int64_t i = 0; i < a.Tq; ++i) {
+    int64_t L = visible_keys<A>(a, i);
+    const float* w = weights + i * a.Tk;
+    float* row = ds + i * seen;
+    float wdw = row_dot<A>(w, row, L);
+    for (int64_t j = 0; j < L; ++j) row[j] = w[j] * (row[j] - wdw) * a.scale;
+    fill_row<A>(row + L, seen - L, 0.f);
   }
 }
 
@@ -322,9 +185,6 @@ template <class A>
 void attention_backward_heads(const AttentionArgs& a, const float* q, const float* k, const float* v,
                               const float* weights, const float* dout, float* dq, float* dk, float* dv,
                               int64_t bh0, int64_t bh1) {
-  float* tile = attention_scratch<A>();
-  float* ds = tile + kDimChunk * kKeyTile;
-  float* wdw = ds + kQueryTile * kKeyTile;
   for (int64_t bh = bh0; bh < bh1; ++bh) {
     HeadRows r = head_rows<A>(a, bh, q, k, v, weights);
     int64_t b = bh / a.heads, h = bh % a.heads;
@@ -332,19 +192,16 @@ void attention_backward_heads(const AttentionArgs& a, const float* q, const floa
     float* dqb = dq + b * a.Tq * a.q_row + h * a.D;
     float* dkb = dk + b * a.Tk * a.k_row + h * a.D;
     float* dvb = dv + b * a.Tk * a.v_row + h * a.D;
-    for (int64_t i = 0; i < a.Tq; ++i) fill_row<A>(dqb + i * a.q_row, a.D, 0.f);
-    for (int64_t j = 0; j < a.Tk; ++j) {
+    int64_t seen = visible_keys<A>(a, a.Tq - 1);
+    float* ds = attention_scratch<A>(static_cast<size_t>(a.Tq * seen));
+    product<A>(a.Tq, seen, a.D, {gb, a.out_row, 1, r.v, 1, a.v_row, ds, seen});  // dW = dO V^T
+    softmax_backward_rows<A>(a, r.w, seen, ds);
+    product<A>(a.Tq, a.D, seen, {ds, seen, 1, r.k, a.k_row, 1, dqb, a.q_row});    // dq = dS K
+    product<A>(seen, a.D, a.Tq, {ds, 1, seen, r.q, a.q_row, 1, dkb, a.k_row});    // dk = dS^T Q
+    product<A>(seen, a.D, a.Tq, {r.w, 1, a.Tk, gb, a.out_row, 1, dvb, a.v_row});  // dv = W^T dO
+    for (int64_t j = seen; j < a.Tk; ++j) {
       fill_row<A>(dkb + j * a.k_row, a.D, 0.f);
       fill_row<A>(dvb + j * a.v_row, a.D, 0.f);
-    }
-    for (int64_t i0 = 0; i0 < a.Tq; i0 += kQueryTile) {
-      int64_t ni = min64<A>(kQueryTile, a.Tq - i0);
-      for (int64_t i = 0; i < ni; ++i)
-        wdw[i] = weighted_dot<A>(a, r.w + (i0 + i) * a.Tk, visible_keys<A>(a, i0 + i), r.v,
-                                 gb + (i0 + i) * a.out_row);
-      int64_t last = visible_keys<A>(a, i0 + ni - 1);
-      for (int64_t j0 = 0; j0 < last; j0 += kKeyTile)
-        backward_block<A>(a, r, gb, i0, ni, j0, min64<A>(kKeyTile, last - j0), tile, ds, wdw, dqb, dkb, dvb);
     }
   }
 }

@@ -138,14 +138,11 @@ GemmItem gemm_item(const GemmArgs& g, const float* Ap, const float* Bp, float* C
   return it;
 }
 
-// K == 0: C = beta * C (beta == 0 writes zeros without reading C).
+// K == 0: C = beta * C for one item (beta == 0 writes zeros without reading C).
 template <class A>
-void gemm_scale_c(const GemmArgs& g, float* Cp) {
-  for (int64_t b = 0; b < g.batch; ++b)
-    for (int64_t i = 0; i < g.M; ++i) {
-      float* c = Cp + b * g.stride_c + i * g.ldc;
-      for (int64_t j = 0; j < g.N; ++j) c[j] = g.beta == 0.f ? 0.f : g.beta * c[j];
-    }
+void gemm_scale_item(const GemmArgs& g, float* c, int64_t ldc) {
+  for (int64_t i = 0; i < g.M; ++i, c += ldc)
+    for (int64_t j = 0; j < g.N; ++j) c[j] = g.beta == 0.f ? 0.f : g.beta * c[j];
 }
 
 // Decoding one token at a time makes products with one row (or a few): packing all of op(B) would cost
@@ -191,21 +188,23 @@ void gemm_small_m_axpy(const GemmArgs& g, const GemmItem& it) {
   }
 }
 
-// Whether the small-M path applies (then it runs it over every batch item; the strides are the same for all).
+// Whether the small-M path takes this product: few rows, and op(B) contiguous along K (with op(A)) or N.
 template <class A>
-bool gemm_small_m(const GemmArgs& g, const float* Ap, const float* Bp, float* Cp) {
-  if (g.M > kSmallM) return false;
-  GemmItem first = gemm_item<A>(g, Ap, Bp, Cp, 0);
-  bool dot = first.b_k == 1 && first.a_k == 1, axpy = first.b_j == 1;
-  if (!dot && !axpy) return false;
-  for (int64_t b = 0; b < g.batch; ++b) {
-    GemmItem it = gemm_item<A>(g, Ap, Bp, Cp, b);
-    if (dot)
-      gemm_small_m_dot<A>(g, it);
-    else
-      gemm_small_m_axpy<A>(g, it);
-  }
-  return true;
+bool gemm_small_m_applies(const GemmArgs& g, const GemmItem& it) {
+  return g.M <= kSmallM && ((it.b_k == 1 && it.a_k == 1) || it.b_j == 1);
+}
+
+// One item's product on the calling thread, for callers that spread their own items over the pool (the
+// batch-head pairs of attention): the small-M paths where they apply, else the packed scheme.
+template <class A>
+void gemm_one(const GemmArgs& g, const GemmItem& it) {
+  if (g.M <= 0 || g.N <= 0) return;
+  if (g.K <= 0) return gemm_scale_item<A>(g, it.c, it.ldc);
+  if (!gemm_small_m_applies<A>(g, it)) return gemm_rect<A>(g, it, 0, g.M, 0, g.N);
+  if (it.b_k == 1 && it.a_k == 1)
+    gemm_small_m_dot<A>(g, it);
+  else
+    gemm_small_m_axpy<A>(g, it);
 }
 
 // How the work is cut: `parts` rectangles per batch item, along M (rows) or N (columns), in whole tiles;
@@ -231,8 +230,11 @@ GemmSplit gemm_split(const GemmArgs& g, int threads) {
 template <class A>
 void gemm(const GemmArgs& g, const float* Ap, const float* Bp, float* Cp) {
   if (g.batch <= 0 || g.M <= 0 || g.N <= 0) return;
-  if (g.K <= 0) return gemm_scale_c<A>(g, Cp);
-  if (gemm_small_m<A>(g, Ap, Bp, Cp)) return;
+  // Nothing to pack or to thread (K == 0, or a few rows): item by item. The strides are the same for all.
+  if (g.K <= 0 || gemm_small_m_applies<A>(g, gemm_item<A>(g, Ap, Bp, Cp, 0))) {
+    for (int64_t b = 0; b < g.batch; ++b) gemm_one<A>(g, gemm_item<A>(g, Ap, Bp, Cp, b));
+    return;
+  }
   constexpr int64_t MR = GemmTile<A>::MR, NR = GemmTile<A>::NV * static_cast<int64_t>(batch<A>::size);
   GemmSplit split = gemm_split<A>(g, pool_threads());
   int64_t tiles = split.rows ? (g.M + MR - 1) / MR : (g.N + NR - 1) / NR;

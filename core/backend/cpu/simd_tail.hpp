@@ -88,6 +88,22 @@ void map_unary(const float* x, float* y, size_t n, float fill, F f) {
   if (i < n) store_tail<A>(y + i, n - i, f(load_tail<A>(x + i, n - i, fill)));
 }
 
+// y[i] = f(x[i], s) and z[i] = s for i < n: f returns one result and sets a second; tail lanes read 0.
+template <class A, class F>
+void map_unary_pair(const float* x, float* y, float* z, size_t n, F f) {
+  constexpr size_t W = batch<A>::size;
+  size_t i = 0;
+  batch<A> s;
+  for (; i + W <= n; i += W) {
+    f(batch<A>::load_unaligned(x + i), s).store_unaligned(y + i);
+    s.store_unaligned(z + i);
+  }
+  if (i < n) {
+    store_tail<A>(y + i, n - i, f(load_tail<A>(x + i, n - i, 0.f), s));
+    store_tail<A>(z + i, n - i, s);
+  }
+}
+
 // out[i] = f(a[i], b[i]) for i < n.
 template <class A, class F>
 void map_binary(const float* a, const float* b, float* out, size_t n, F f) {

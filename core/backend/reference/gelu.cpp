@@ -1,4 +1,4 @@
-// Reference GELU: exact erf form and GPT-2's tanh approximation, with their derivatives, in double.
+// Reference GELU: exact erf form and GPT-2's tanh approximation, with their slopes, in double.
 #include <cmath>
 
 #include "backend/reference/kernels.hpp"
@@ -12,25 +12,20 @@ constexpr double kInvSqrt2Pi = 0.3989422804014327;
 constexpr double kCubic = 0.044715;
 }  // namespace
 
-void gelu_forward(const float* x, float* y, size_t n, GeluMode mode) {
+void gelu_forward(const float* x, float* y, float* slope, size_t n, GeluMode mode) {
   for (size_t i = 0; i < n; ++i) {
     double v = x[i];
-    y[i] = static_cast<float>(mode == GeluMode::Erf
-                                  ? 0.5 * v * (1 + std::erf(v * kInvSqrt2))
-                                  : 0.5 * v * (1 + std::tanh(kSqrt2OverPi * (v + kCubic * v * v * v))));
-  }
-}
-
-void gelu_backward(const float* x, const float* dy, float* dx, size_t n, GeluMode mode) {
-  for (size_t i = 0; i < n; ++i) {
-    double v = x[i], d;
     if (mode == GeluMode::Erf) {
-      d = 0.5 * (1 + std::erf(v * kInvSqrt2)) + v * kInvSqrt2Pi * std::exp(-0.5 * v * v);
+      double cdf = 0.5 * (1 + std::erf(v * kInvSqrt2));
+      y[i] = static_cast<float>(v * cdf);
+      if (slope) slope[i] = static_cast<float>(cdf + v * kInvSqrt2Pi * std::exp(-0.5 * v * v));
     } else {
-      double u = kSqrt2OverPi * (v + kCubic * v * v * v), t = std::tanh(u);
-      d = 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * kSqrt2OverPi * (1 + 3 * kCubic * v * v);
+      double t = std::tanh(kSqrt2OverPi * (v + kCubic * v * v * v));
+      y[i] = static_cast<float>(0.5 * v * (1 + t));
+      if (slope)
+        slope[i] = static_cast<float>(0.5 * (1 + t) +
+                                      0.5 * v * (1 - t * t) * kSqrt2OverPi * (1 + 3 * kCubic * v * v));
     }
-    dx[i] = static_cast<float>(d * dy[i]);
   }
 }
 

@@ -1,17 +1,18 @@
-// GELU, exact (erf) and tanh forms, with their derivatives. WGSL has no erf: erfc below is a Chebyshev-
-// fitted form with relative error under 1.2e-7 over all x >= 0 (Numerical Recipes' erfcc), which keeps
-// 1 + erf(z) free of cancellation for z < 0. The tanh form is built from exp(-2|u|) rather than tanh(), so
-// that 1 +- tanh(u) come without cancellation and large |u| saturates instead of overflowing.
+// GELU, exact (erf) and tanh forms, and their slopes dy/dx (the backward pass multiplies by them). WGSL
+// has no erf: erfc below is a Chebyshev-fitted form with relative error under 1.2e-7 over all x >= 0
+// (Numerical Recipes' erfcc), which keeps 1 + erf(z) free of cancellation for z < 0. The tanh form is built
+// from exp(-2|u|) rather than tanh(), so that 1 +- tanh(u) come without cancellation and large |u|
+// saturates instead of overflowing.
 
 struct Params {
   x: u32,
-  dy: u32,  // backward only
-  out: u32,  // y forward, dx backward
+  y: u32,
+  slope: u32,
   n: u32,
   tanh_mode: u32,  // 0 erf, 1 tanh
+  with_slope: u32,  // 1: write the slope too
   _pad0: u32,
   _pad1: u32,
-  _pad2: u32,
 };
 @group(0) @binding(1) var<uniform> p: Params;
 
@@ -63,12 +64,7 @@ fn gelu_grad(v: f32) -> f32 {
 fn gelu_forward(grid: Grid) {
   let i = grid_index(grid);
   if (i >= p.n) { return; }
-  mem[p.out + i] = gelu(mem[p.x + i]);
-}
-
-@compute @workgroup_size(256)
-fn gelu_backward(grid: Grid) {
-  let i = grid_index(grid);
-  if (i >= p.n) { return; }
-  mem[p.out + i] = gelu_grad(mem[p.x + i]) * mem[p.dy + i];
+  let v = mem[p.x + i];
+  mem[p.y + i] = gelu(v);
+  if (p.with_slope == 1u) { mem[p.slope + i] = gelu_grad(v); }
 }
