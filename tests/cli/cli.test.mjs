@@ -200,8 +200,15 @@ test('a diverging run skips non-finite steps, reports them and leaves only finit
     assert.ok(values.every(Number.isFinite), `${name} is finite`);
   const trained = lines.filter((l) => l.step <= lastGood && !l.skipped).length;  // a skipped step is uncounted
   assert.deepEqual([...saved.counts['optim.steps']], [BigInt(trained)], 'the optimizer counted the steps that trained');
-  // Its weights are finite but useless: eval says so instead of printing "loss": null.
-  r = run('eval', '--checkpoint', ckpt);
+  // Finite weights can still give a loss that is not: eval says so instead of printing "loss": null. (The
+  // checkpoint's own loss is near float's limit or past it, by the rounding of the run; the output biases
+  // set to +-3e38 put every target's loss past it: log-sum-exp near 3e38 minus a target's -3e38.)
+  const bytes = readFileSync(ckpt), { headerLength, header } = tensorsOf(bytes);
+  const [begin, end] = header['out.bias'].data_offsets.map((o) => 8 + headerLength + o);
+  for (let at = begin; at < end; at += 4) bytes.writeFloatLE(at === begin ? 3e38 : -3e38, at);
+  const overflowing = join(dir, 'overflowing.safetensors');
+  writeFileSync(overflowing, bytes);
+  r = run('eval', '--checkpoint', overflowing);
   assert.notEqual(r.code, 0);
   assert.match(r.err, /loss is not finite/);
   // With the default limit the run stops by itself, naming the cause.
