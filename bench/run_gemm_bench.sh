@@ -75,14 +75,11 @@ awk -F'\t' -v clock="$clock" '
       if (blas[k1] > 0) { g1 += log(nat[k1] / blas[k1]); c1++ }
       if (blas[k2] > 0) { g2 += log(nat[k2] / blas[k2]); c2++ }
       if (wst[p] != "" && (lo == "" || wst[p] + 0 < lo)) lo = wst[p] + 0
+      if (nat[k1] + 0 > nbest) nbest = nat[k1] + 0
+      if (wst[p] + 0 > wbest) wbest = wst[p] + 0
     }
     printf "geometric mean native/OpenBLAS: 1 thread %s, 2 threads %s; slowest wasm 1-thread shape: %s GFLOP/s\n", \
       c1 ? sprintf("%.2f", exp(g1 / c1)) : "-", c2 ? sprintf("%.2f", exp(g2 / c2)) : "-", num(lo)
-    for (i = 1; i <= n; ++i) {
-      p = order[i]
-      if (nat[p SUBSEP 1] + 0 > nbest) nbest = nat[p SUBSEP 1] + 0
-      if (wst[p] + 0 > wbest) wbest = wst[p] + 0
-    }
     printf "one core'"'"'s multiply-add ceiling (bench/peak_flops.cpp): native %s %s GFLOP/s, GEMM up to %s of it", \
       npeak_isa, num(npeak), (npeak > 0 ? sprintf("%.0f%%", 100 * nbest / npeak) : "-")
     if (wpeak > 0) printf "; wasm %s %s GFLOP/s, GEMM up to %.0f%% of it", wpeak_isa, num(wpeak), 100 * wbest / wpeak
