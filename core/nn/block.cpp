@@ -19,6 +19,12 @@ Tensor PreNormBlock::forward(const Tensor& x) const {
   return add(h, mlp.forward(norm2.forward(h)));
 }
 
+Tensor PreNormBlock::forward_rows(const Tensor& x, const Ids& rows) const {
+  Tensor mixed = attention.mix.forward(pick_rows(attention.heads(norm1.forward(x)), rows));
+  Tensor h = add(pick_rows(x, rows), mixed);
+  return add(h, mlp.forward(norm2.forward(h)));
+}
+
 Block::Block(int64_t dim, int64_t heads, bool causal, bool rotary, Rng& rng, Device device)
     : PreNormBlock({"norm1", "attention", "norm2", "mlp"}, dim, heads, false, causal, rotary, rng, device) {}
 

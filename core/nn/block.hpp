@@ -18,6 +18,10 @@ class PreNormBlock : public Module {
   PreNormBlock(const PreNormNames& names, int64_t dim, int64_t heads, bool qkv_bias, bool causal, bool rotary,
                Rng& rng, Device device);
   Tensor forward(const Tensor& x) const;
+  // forward()'s rows [n] (flat positions b * T + t) alone -> [n, C]. Every position still attends and is
+  // attended to, but the head mixing, the residuals and the mlp run on the chosen rows only: a loss that
+  // reads a few positions skips most of the last block's work for the others.
+  Tensor forward_rows(const Tensor& x, const Ids& rows) const;
 
   LayerNorm norm1;
   SelfAttention attention;

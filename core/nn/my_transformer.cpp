@@ -52,11 +52,12 @@ Tensor MyTransformer::embed_positions(const Ids& x, int64_t start) const {
 Tensor MyTransformer::forward(const Ids& x) const { return forward_embedded(embed_positions(x, 0)); }
 
 Tensor MyTransformer::forward_rows(const Ids& x, const Ids& rows) const {
-  Tensor y = run_blocks(embed_positions(x, 0));  // [B, T, C]
-  // The final norm and the output layer work row by row: pick the rows first (a gather is an embedding
-  // lookup into the [B * T, C] states; its backward scatter-adds).
-  Tensor picked = embedding(reshape(y, Shape{y.shape().rows(), config_.dim}), rows);  // [n, C]
-  return out.forward(norm.forward(picked));                                           // [n, V]
+  // Every block but the last needs every position (later blocks attend to them all). The last block's
+  // mlp, the final norm and the output layer work row by row, so only the chosen rows go through them.
+  Tensor y = embed_positions(x, 0);  // [B, T, C]
+  if (blocks_.empty()) return out.forward(norm.forward(pick_rows(y, rows)));
+  for (size_t i = 0; i + 1 < blocks_.size(); ++i) y = blocks_[i]->forward(y);
+  return out.forward(norm.forward(blocks_.back()->forward_rows(y, rows)));  // [n, V]
 }
 
 Tensor MyTransformer::run_blocks(const Tensor& h) const {

@@ -21,7 +21,7 @@ class MyTransformer : public TokenModel {
  public:
   MyTransformer(const ModelConfig& config, Rng& rng, Device device = Device::CPU);
   Tensor forward(const Ids& x) const override;
-  Tensor forward_rows(const Ids& x, const Ids& rows) const override;  // picks rows before the final norm
+  Tensor forward_rows(const Ids& x, const Ids& rows) const override;  // picks rows in the last block
   std::vector<Tensor> attention_weights() const override;
   // forward() in two halves, so an input's embeddings can be a gradient leaf (saliency): the token (and
   // learned position) vectors [B, T, C], then the blocks, final norm and output layer -> logits [B, T, V].

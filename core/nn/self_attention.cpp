@@ -21,13 +21,14 @@ Tensor SelfAttention::project(const Tensor& x, int64_t pos_offset) const {
   return rotary_ ? rotary(p, dim_ / heads_, 2 * dim_, pos_offset) : p;
 }
 
-Tensor SelfAttention::forward(const Tensor& x) const {
+Tensor SelfAttention::forward(const Tensor& x) const { return mix.forward(heads(x)); }
+
+Tensor SelfAttention::heads(const Tensor& x) const {
   Tensor p = project(x, 0);
   AttentionOptions opt;
   opt.causal = causal_;
-  Tensor o = attention(Cols(p, 0, dim_), Cols(p, dim_, dim_), Cols(p, 2 * dim_, dim_),
-                       static_cast<int>(heads_), opt, &weights_);
-  return mix.forward(o);
+  return attention(Cols(p, 0, dim_), Cols(p, dim_, dim_), Cols(p, 2 * dim_, dim_), static_cast<int>(heads_),
+                   opt, &weights_);
 }
 
 Tensor SelfAttention::forward_cached(const Tensor& x, KvCacheLayer& cache) const {

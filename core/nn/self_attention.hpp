@@ -13,7 +13,9 @@ class SelfAttention : public Module {
  public:
   SelfAttention(int64_t dim, int64_t heads, bool qkv_bias, bool causal, bool rotary, Rng& rng,
                 Device device = Device::CPU);
-  Tensor forward(const Tensor& x) const;  // x [B, T, C] -> [B, T, C]
+  Tensor forward(const Tensor& x) const;  // x [B, T, C] -> mix(heads(x)) [B, T, C]
+  // Every head's output side by side [B, T, C], before `mix` (a caller that needs a few rows mixes those).
+  Tensor heads(const Tensor& x) const;
   // Incremental decoding: x holds the new positions only; keys and values are appended to the cache.
   Tensor forward_cached(const Tensor& x, KvCacheLayer& cache) const;
   const Tensor& last_weights() const { return weights_; }  // [B, heads, T, T] of the last call

@@ -5,10 +5,6 @@
 
 namespace tf {
 
-Tensor TokenModel::forward_rows(const Ids& x, const Ids& rows) const {
-  Tensor logits = forward(x);  // [B, T, V]
-  // A row gather is an embedding lookup whose table is the [B * T, V] logits (its backward scatter-adds).
-  return embedding(reshape(logits, Shape{logits.shape().rows(), logits.size(-1)}), rows);
-}
+Tensor TokenModel::forward_rows(const Ids& x, const Ids& rows) const { return pick_rows(forward(x), rows); }
 
 }  // namespace tf

@@ -26,4 +26,8 @@ Tensor embedding(const Tensor& table, const Ids& ids) {
   return out;
 }
 
+Tensor pick_rows(const Tensor& x, const Ids& rows) {
+  return embedding(reshape(x, Shape{x.shape().rows(), x.size(-1)}), rows);
+}
+
 }  // namespace tf

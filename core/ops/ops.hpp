@@ -40,6 +40,9 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor
 
 // ---- embedding.cpp: table [V, C], ids of any shape -> [ids..., C] ----
 Tensor embedding(const Tensor& table, const Ids& ids);
+// Chosen rows of x [..., C] seen as a table [N, C]: rows [n] of flat positions -> [n, C] (an embedding
+// lookup into x; the backward pass scatter-adds, so unchosen rows get a zero gradient).
+Tensor pick_rows(const Tensor& x, const Ids& rows);
 
 // ---- layer_norm.cpp: over the last dim, biased variance (nn.LayerNorm) ----
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, float eps = 1e-5f);

@@ -53,6 +53,14 @@ TEST_SUITE("losses") {
     check_matches_all_rows(net, testing::random_ids(8, 6, 13, 2), 13);
   }
 
+  TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (one block)") {
+    // The last block picks the rows after attention: with one block, the token table's gradient reaches
+    // unmasked positions only through the keys and values that the masked ones attend to.
+    Rng rng(3);
+    MyTransformer net(ModelConfig::transformer(14, 32, 2, 1), rng);
+    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 4), 13);
+  }
+
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (default rows)") {
     Rng rng(2);
     NoTalking net(ModelConfig::transformer(14, 16, 1, 1), rng);
