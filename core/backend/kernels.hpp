@@ -139,14 +139,11 @@ struct SgdArgs {
   X(attention, void, attention_backward,                                                                    \
     (const AttentionArgs& a, const float* q, const float* k, const float* v, const float* weights,          \
      const float* dout, float* dq, float* dk, float* dv))                                                   \
-  /* loss_rows[i] = -log softmax(logits[i])[target[i]]; lse[i] = logsumexp(logits[i]), kept for */          \
-  /* the backward pass */                                                                                   \
+  /* loss_rows[i] = logsumexp(logits[i]) - logits[i][target[i]]; where dunit is given, also */              \
+  /* dunit[i] = softmax(logits[i]) - onehot(target[i]), the gradient of row i's loss, from the same */      \
+  /* exponentials (the backward pass scales it by the row's weight) */                                      \
   X(cross_entropy, void, cross_entropy_forward,                                                             \
-    (const float* logits, const int32_t* targets, float* loss_rows, float* lse, int64_t N, int64_t V))      \
-  /* dlogits[i] = row_scale[i] * (softmax(logits[i]) - onehot(target[i])) */                                \
-  X(cross_entropy, void, cross_entropy_backward,                                                            \
-    (const float* logits, const int32_t* targets, const float* lse, const float* row_scale, float* dlogits, \
-     int64_t N, int64_t V))                                                                                 \
+    (const float* logits, const int32_t* targets, float* loss_rows, float* dunit, int64_t N, int64_t V))    \
   /* rotates pairs (2i, 2i+1) of each head_dim-wide group among the first rotate_cols columns of */         \
   /* x [B, T, cols] by angle (pos_offset + t) * 10000^(-2i/head_dim); other columns are copied; */          \
   /* inverse rotates by the negative angle (the backward pass) */                                           \

@@ -1,6 +1,8 @@
-// CPU cross-entropy rows: loss = logsumexp - logit[target]; backward = scale * (softmax - onehot), the
-// softmax recomputed in one vector pass from the kept log-sum-exp (no [rows, V] table is stored).
+// CPU cross-entropy rows: loss = logsumexp - logit[target]. Where the gradient is asked for, the forward
+// writes softmax - onehot from the exponentials its log-sum-exp sums (one exp per logit for the whole
+// step: a backward kernel recomputing softmax from the log-sum-exp spent a second one).
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 #include "backend/cpu/parallel.hpp"
@@ -8,43 +10,46 @@
 
 namespace tf::cpu {
 
+// dunit = exp(x - lse) - onehot(target) by a second exp: the rows whose maximum is NaN or infinite, where
+// the sum of shifted exponentials is not a number to divide by (NaN in, NaN out, as in the reference).
 template <class A>
-void cross_entropy_forward_rows(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
-                                int64_t N, int64_t V) {
-  for (int64_t r = 0; r < N; ++r) {
-    float l = row_logsumexp<A>(logits + r * V, V);
-    lse[r] = l;
-    loss_rows[r] = l - logits[r * V + targets[r]];
-  }
+void unit_gradient_by_lse(const float* x, int32_t target, float lse, float* dunit, int64_t V) {
+  batch<A> l(lse);
+  map_unary<A>(x, dunit, static_cast<size_t>(V), 0.f,
+               [l](const batch<A>& v) { return exp_keep_nan<A>(v - l); });
+  dunit[target] -= 1.f;
 }
 
+// One row: the loss, and with dunit its gradient. The exponentials shifted by the row's max go straight
+// into dunit, their sum gives the log-sum-exp, and dividing by the sum makes them the softmax.
 template <class A>
-void cross_entropy_backward_rows(const float* logits, const int32_t* targets, const float* lse,
-                                 const float* row_scale, float* dlogits, int64_t N, int64_t V) {
-  for (int64_t r = 0; r < N; ++r) {
-    batch<A> l(lse[r]), s(row_scale[r]);
-    map_unary<A>(logits + r * V, dlogits + r * V, static_cast<size_t>(V), 0.f,
-                 [l, s](const batch<A>& v) { return s * exp_keep_nan<A>(v - l); });
-    dlogits[r * V + targets[r]] -= row_scale[r];
+float cross_entropy_row(const float* x, int32_t target, float* dunit, int64_t V) {
+  if (!dunit) return row_logsumexp<A>(x, V) - x[target];
+  bool nan = false;
+  float m = row_max<A>(x, V, &nan);
+  if (nan || std::isinf(m)) {
+    float lse = nan ? std::numeric_limits<float>::quiet_NaN() : m;
+    unit_gradient_by_lse<A>(x, target, lse, dunit, V);
+    return lse - x[target];
   }
+  batch<A> shift(m);
+  size_t n = static_cast<size_t>(V);
+  map_unary<A>(x, dunit, n, 0.f, [shift](const batch<A>& v) { return xsimd::exp(v - shift); });
+  float s = row_sum<A>(dunit, V, 0.f, [](const batch<A>& v) { return v; });
+  batch<A> inv(1.f / s);
+  map_unary<A>(dunit, dunit, n, 0.f, [inv](const batch<A>& v) { return v * inv; });
+  dunit[target] -= 1.f;
+  return m + std::log(s) - x[target];
 }
 
-// ---- the kernels of kernels.hpp, spread over the thread pool ----
+// ---- the kernel of kernels.hpp, spread over the thread pool ----
 
 template <class A>
-void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* lse,
+void cross_entropy_forward(const float* logits, const int32_t* targets, float* loss_rows, float* dunit,
                            int64_t N, int64_t V) {
   for_rows(N, V, [&](int64_t r0, int64_t r1) {
-    cross_entropy_forward_rows<A>(logits + r0 * V, targets + r0, loss_rows + r0, lse + r0, r1 - r0, V);
-  });
-}
-
-template <class A>
-void cross_entropy_backward(const float* logits, const int32_t* targets, const float* lse,
-                            const float* row_scale, float* dlogits, int64_t N, int64_t V) {
-  for_rows(N, V, [&](int64_t r0, int64_t r1) {
-    cross_entropy_backward_rows<A>(logits + r0 * V, targets + r0, lse + r0, row_scale + r0, dlogits + r0 * V,
-                                   r1 - r0, V);
+    for (int64_t r = r0; r < r1; ++r)
+      loss_rows[r] = cross_entropy_row<A>(logits + r * V, targets[r], dunit ? dunit + r * V : nullptr, V);
   });
 }
 
