@@ -20,12 +20,15 @@ using Strides4 = std::array<int64_t, 4>;
 
 // C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] for b < batch; op(X) = X or its transpose.
 // op(A) is M x K, op(B) is K x N, C is M x N. ld* are row strides; stride_* are batch strides (0 = shared).
+// With bias [N], beta scales that row broadcast over every row and item instead of C, and C is only
+// written: a linear layer's product starts from its bias without a pass of its own.
 struct GemmArgs {
   int batch = 1, M = 0, N = 0, K = 0;
   bool trans_a = false, trans_b = false;
   int64_t lda = 0, ldb = 0, ldc = 0;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;
   float alpha = 1.f, beta = 0.f;
+  const float* bias = nullptr;
 };
 
 enum class BinaryOp { Add, Sub, Mul };
@@ -87,7 +90,7 @@ struct SgdArgs {
 
 // The kernels, grouped by stem. X(stem, return type, name, (parameters))
 #define TF_BACKEND_KERNELS(X)                                                                               \
-  /* C = alpha op(A) op(B) + beta C; see GemmArgs */                                                        \
+  /* C = alpha op(A) op(B) + beta (C or bias); see GemmArgs */                                              \
   X(gemm, void, gemm, (const GemmArgs& args, const float* A, const float* B, float* C))                     \
   /* out = a (op) b with broadcasting given by strides over the index space dims */                         \
   X(elementwise, void, binary_forward,                                                                      \

@@ -17,9 +17,9 @@ MatDims mat_dims(const Tensor& t, const char* what) {
   return {t.numel() / (t.size(-1) * t.size(-2)), t.size(-2), t.size(-1)};
 }
 
-// C (+)= op(A) op(B) over `batch` matrices; b_shared: one B for every A.
+// C = op(A) op(B) over `batch` matrices, plus the bias row when given; b_shared: one B for every A.
 void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor& C, int64_t batch,
-               bool b_shared, float beta) {
+               bool b_shared, const Tensor& bias = Tensor()) {
   MatDims a = mat_dims(A, "a"), b = mat_dims(B, "b"), c = mat_dims(C, "c");
   GemmArgs g;
   g.batch = static_cast<int>(batch);
@@ -34,7 +34,8 @@ void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor&
   g.stride_a = a.rows * a.cols;
   g.stride_b = b_shared ? 0 : b.rows * b.cols;
   g.stride_c = c.rows * c.cols;
-  g.beta = beta;
+  g.beta = bias.defined() ? 1.f : 0.f;
+  g.bias = bias.defined() ? bias.data() : nullptr;
   if (c.rows * c.cols * batch == 0) return;
   add_flops(static_cast<uint64_t>(2) * static_cast<uint64_t>(batch) * static_cast<uint64_t>(g.M) *
             static_cast<uint64_t>(g.N) * static_cast<uint64_t>(g.K));
@@ -47,9 +48,9 @@ Tensor shared_b_grad(const Tensor& A, const Tensor& G, bool tb, const Shape& b_s
   Tensor a2 = reshape(A, Shape{A.numel() / A.size(-1), A.size(-1)});
   Tensor g2 = reshape(G, Shape{G.numel() / G.size(-1), G.size(-1)});
   if (tb)
-    gemm_into(g2, true, a2, false, dB, 1, false, 0.f);
+    gemm_into(g2, true, a2, false, dB, 1, false);
   else
-    gemm_into(a2, true, g2, false, dB, 1, false, 0.f);
+    gemm_into(a2, true, g2, false, dB, 1, false);
   return dB;
 }
 
@@ -73,7 +74,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
   s[-2] = M;
   s[-1] = N;
   Tensor out = Tensor::empty(s, a.device());
-  gemm_into(a, trans_a, b, trans_b, out, da.batch, b_shared, 0.f);
+  gemm_into(a, trans_a, b, trans_b, out, da.batch, b_shared);
   Tensor sa = a.detach(), sb = b.detach();
   bool ga = a.requires_grad(), gb = b.requires_grad();
   int64_t batch = da.batch;
@@ -82,9 +83,9 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
     if (ga) {
       dA = Tensor::empty(sa.shape(), g.device());
       if (!trans_a)
-        gemm_into(g, false, sb, !trans_b, dA, batch, b_shared, 0.f);
+        gemm_into(g, false, sb, !trans_b, dA, batch, b_shared);
       else
-        gemm_into(sb, trans_b, g, true, dA, batch, false, 0.f);
+        gemm_into(sb, trans_b, g, true, dA, batch, false);
     }
     if (gb) {
       if (b_shared) {
@@ -92,9 +93,9 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
       } else {
         dB = Tensor::empty(sb.shape(), g.device());
         if (!trans_b)
-          gemm_into(sa, !trans_a, g, false, dB, batch, false, 0.f);
+          gemm_into(sa, !trans_a, g, false, dB, batch, false);
         else
-          gemm_into(g, true, sa, trans_a, dB, batch, false, 0.f);
+          gemm_into(g, true, sa, trans_a, dB, batch, false);
       }
     }
     return {dA, dB};
@@ -117,22 +118,19 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
            bias.shape().str());
   TF_CHECK(bias.device() == x.device() && weight.device() == x.device(),
            "linear: tensors on different devices");
-  Tensor y = Tensor::empty(Shape{rows, out_f}, x.device());  // [rows, out]
-  Dims4 d{{1, 1, rows, out_f}};
-  if (rows * out_f > 0)
-    backend_of(y).copy_strided(bias.data(), Strides4{0, 0, 0, 1}, y.data(), contiguous_strides(d), d, false);
-  gemm_into(x2, false, weight, true, y, 1, false, 1.f);
+  Tensor y = Tensor::empty(Shape{rows, out_f}, x.device());  // [rows, out]: the product starts from bias
+  gemm_into(x2, false, weight, true, y, 1, false, bias);
   Tensor sx = x2.detach(), sw = weight.detach();
   bool gx = x.requires_grad(), gw = weight.requires_grad(), gbias = bias.requires_grad();
   record(y, "linear", {x2, weight, bias}, [=](const Tensor& g) -> std::vector<Tensor> {
     Tensor dx, dw, db;
     if (gx) {
       dx = Tensor::empty(sx.shape(), g.device());  // [rows, in] = g [rows, out] W [out, in]
-      gemm_into(g, false, sw, false, dx, 1, false, 0.f);
+      gemm_into(g, false, sw, false, dx, 1, false);
     }
     if (gw) {
       dw = Tensor::empty(sw.shape(), g.device());  // [out, in] = g^T x
-      gemm_into(g, true, sx, false, dw, 1, false, 0.f);
+      gemm_into(g, true, sx, false, dw, 1, false);
     }
     if (gbias) {
       db = Tensor::empty(Shape{out_f}, g.device());  // column sums of g

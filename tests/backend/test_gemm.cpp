@@ -1,7 +1,8 @@
 // The GEMM of every backend under test against the reference kernel: shapes around the micro-tile and cache
 // block edges of each instruction set, all four transposes, padded leading dimensions, batches with a shared
-// operand, alpha and beta. The tolerance is the worst-case bound of float summation, (K + 2) u sum|terms|,
-// so it never fails by luck and a wrong element is far outside it. CPU results must not depend on threads.
+// operand, alpha and beta, a bias row in C's place. The tolerance is the worst-case bound of float summation,
+// (K + 2) u sum|terms|, so it never fails by luck and a wrong element is far outside it. CPU results must not
+// depend on threads.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -25,12 +26,13 @@ struct GemmCase {
   bool trans_a, trans_b;
   float alpha = 1.f, beta = 0.f;
   bool shared_a = false, shared_b = false;
+  bool bias = false;  // beta scales a bias row [N] instead of C
 };
 
 // Operands for a case, with every leading dimension and batch stride padded past its minimum.
 struct GemmData {
-  GemmArgs g;
-  std::vector<float> a, b, c;  // c holds the initial C
+  GemmArgs g;  // g.bias is left null: run_gemm and with_bias point it at their copy of `bias`
+  std::vector<float> a, b, c, bias;  // c holds the initial C
 };
 
 GemmData make_data(const GemmCase& t, uint64_t seed) {
@@ -52,18 +54,25 @@ GemmData make_data(const GemmCase& t, uint64_t seed) {
   fill(d.a, (t.shared_a ? 1 : t.batch) * std::max<int64_t>(g.stride_a, a_rows * g.lda));
   fill(d.b, (t.shared_b ? 1 : t.batch) * std::max<int64_t>(g.stride_b, b_rows * g.ldb));
   fill(d.c, t.batch * g.stride_c);
+  if (t.bias) fill(d.bias, t.N);
   return d;
 }
 
+GemmArgs with_bias(GemmArgs g, const std::vector<float>& bias) {
+  g.bias = bias.empty() ? nullptr : bias.data();
+  return g;
+}
+
 // Runs the backend's GEMM through its own memory, so a device backend is held to the same cases.
-std::vector<float> run_gemm(Backend& be, const GemmArgs& g, const std::vector<float>& a,
-                            const std::vector<float>& b, const std::vector<float>& c) {
+std::vector<float> run_gemm(Backend& be, GemmArgs g, const std::vector<float>& a, const std::vector<float>& b,
+                            const std::vector<float>& c, const std::vector<float>& bias = {}) {
   auto upload = [&](const std::vector<float>& v) {
     float* p = static_cast<float*>(be.allocate(std::max<size_t>(v.size(), 1) * sizeof(float)));
     be.copy_from_host(p, v.data(), v.size() * sizeof(float));
     return p;
   };
-  float *da = upload(a), *db = upload(b), *dc = upload(c);
+  float *da = upload(a), *db = upload(b), *dc = upload(c), *dbias = upload(bias);
+  g.bias = bias.empty() ? nullptr : dbias;
   be.gemm(g, da, db, dc);
   be.synchronize();
   std::vector<float> out(c.size());
@@ -71,6 +80,7 @@ std::vector<float> run_gemm(Backend& be, const GemmArgs& g, const std::vector<fl
   be.deallocate(da, std::max<size_t>(a.size(), 1) * sizeof(float));
   be.deallocate(db, std::max<size_t>(b.size(), 1) * sizeof(float));
   be.deallocate(dc, std::max<size_t>(c.size(), 1) * sizeof(float));
+  be.deallocate(dbias, std::max<size_t>(bias.size(), 1) * sizeof(float));
   return out;
 }
 
@@ -84,21 +94,23 @@ std::string describe(const std::string& backend, const GemmCase& t) {
   return backend + " batch=" + std::to_string(t.batch) + " M=" + std::to_string(t.M) +
          " N=" + std::to_string(t.N) + " K=" + std::to_string(t.K) + (t.trans_a ? " A^T" : "") +
          (t.trans_b ? " B^T" : "") + " alpha=" + std::to_string(t.alpha) + " beta=" + std::to_string(t.beta) +
-         (t.shared_a ? " shared A" : "") + (t.shared_b ? " shared B" : "");
+         (t.shared_a ? " shared A" : "") + (t.shared_b ? " shared B" : "") + (t.bias ? " bias" : "");
 }
 
 // Every backend under test agrees with the reference within the summation bound; padding stays untouched.
 void check_case(const GemmCase& t, uint64_t seed) {
   GemmData d = make_data(t, seed);
   std::vector<float> want = d.c;
-  ref::gemm(d.g, d.a.data(), d.b.data(), want.data());
-  GemmArgs bound_args = d.g;  // |alpha| sum |a||b| + |beta||c|: what the rounding error scales with
+  ref::gemm(with_bias(d.g, d.bias), d.a.data(), d.b.data(), want.data());
+  std::vector<float> abs_bias = abs_of(d.bias);
+  GemmArgs bound_args =
+      with_bias(d.g, abs_bias);  // |alpha| sum |a||b| + |beta||c|: what rounding scales with
   bound_args.alpha = std::fabs(d.g.alpha), bound_args.beta = std::fabs(d.g.beta);
   std::vector<float> bound = abs_of(d.c);
   ref::gemm(bound_args, abs_of(d.a).data(), abs_of(d.b).data(), bound.data());
   const double u = std::numeric_limits<float>::epsilon();
   for (const test::BackendUnderTest& be : test::backends_under_test()) {
-    std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, d.c);
+    std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, d.c, d.bias);
     int bad = 0;
     size_t first_bad = 0;
     for (size_t i = 0; i < got.size(); ++i) {
@@ -166,6 +178,41 @@ TEST_SUITE("gemm") {
     check_case({2, 5, 7, 0, true, true, 1.f, 0.f}, 401);
     check_case({1, 0, 7, 5, false, false, 1.f, 0.5f}, 402);
     check_case({1, 5, 0, 5, false, true, 1.f, 0.f}, 403);
+  }
+
+  TEST_CASE("a bias row takes C's place under beta, over every row and batch item") {
+    uint64_t seed = 450;
+    for (int tr = 0; tr < 4; ++tr) {
+      bool ta = (tr & 1) != 0, tb = (tr & 2) != 0;
+      for (float beta : {1.f, 0.5f, 0.f}) {
+        check_case({1, 23, 41, 300, ta, tb, 1.f, beta, false, false, true}, seed++);  // across K blocks
+        check_case({3, 13, 17, 9, ta, tb, 1.f, beta, false, true, true}, seed++);     // tile edges, batch
+        check_case({1, 3, 33, 40, ta, tb, 1.f, beta, false, false, true}, seed++);    // few rows
+      }
+      check_case({2, 5, 7, 0, ta, tb, 1.f, 0.75f, false, false, true}, seed++);  // K == 0: beta * bias
+    }
+  }
+
+  TEST_CASE("with a bias row, C is only written: NaN and infinity there do not matter") {
+    for (const test::BackendUnderTest& be : test::backends_under_test()) {
+      for (int tr = 0; tr < 4; ++tr) {
+        GemmData d =
+            make_data({2, 31, 45, 20, (tr & 1) != 0, (tr & 2) != 0, 1.f, 1.f, false, false, true}, 550 + tr);
+        std::vector<float> want = d.c;
+        ref::gemm(with_bias(d.g, d.bias), d.a.data(), d.b.data(), want.data());
+        std::vector<float> poisoned(d.c.size(), std::numeric_limits<float>::quiet_NaN());
+        std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, poisoned, d.bias);
+        int off = 0;
+        for (int64_t b = 0; b < d.g.batch; ++b)
+          for (int64_t i = 0; i < d.g.M; ++i)
+            for (int64_t j = 0; j < d.g.N; ++j) {
+              size_t at = static_cast<size_t>(b * d.g.stride_c + i * d.g.ldc + j);
+              off += !(std::fabs(got[at] - want[at]) <= 1e-4f);
+            }
+        INFO(be.name);
+        CHECK(off == 0);
+      }
+    }
   }
 
   TEST_CASE("beta == 0 ignores NaN and infinity in C") {

@@ -64,32 +64,49 @@ int64_t gemm_block_len(int64_t n, int64_t most, int64_t unit) {
   return (len + unit - 1) / unit * unit;
 }
 
+// Where the first K block reads C's starting values: C itself, or the bias row (row stride 0). A template
+// like everything here: each instruction set's copy is compiled with its own flags.
+template <class A>
+struct GemmIn {
+  const float* p;
+  int64_t ld;
+  GemmIn at(int64_t i, int64_t j) const { return {p + i * ld + j, ld}; }
+};
+
+template <class A>
+GemmIn<A> gemm_in(const GemmArgs& g, const float* c, int64_t ldc) {
+  return g.bias ? GemmIn<A>{g.bias, 0} : GemmIn<A>{c, ldc};
+}
+
 // An MR x NR tile cut by the edge of C: run the micro-kernel on a full tile in a buffer and copy back.
 template <class A>
 void gemm_micro_edge(int64_t mr, int64_t nr, int64_t kc, const float* pa, const float* pb, float* c,
-                     int64_t ldc, float alpha, float beta, GemmStore mode) {
+                     int64_t ldc, GemmIn<A> in, float alpha, float beta, GemmStore mode) {
   constexpr int MR = GemmTile<A>::MR, NR = GemmTile<A>::NV * static_cast<int>(batch<A>::size);
   alignas(64) float tile[MR * NR] = {};  // [MR, NR]
-  if (mode != GemmStore::FirstNoBeta)
-    for (int64_t r = 0; r < mr; ++r) std::memcpy(tile + r * NR, c + r * ldc, nr * sizeof(float));
-  gemm_micro<A>(kc, pa, pb, tile, NR, alpha, beta, mode);
+  if (mode != GemmStore::FirstNoBeta) {
+    GemmIn<A> from = mode == GemmStore::First ? in : GemmIn<A>{c, ldc};
+    for (int64_t r = 0; r < mr; ++r) std::memcpy(tile + r * NR, from.p + r * from.ld, nr * sizeof(float));
+  }
+  gemm_micro<A>(kc, pa, pb, tile, NR, tile, NR, alpha, beta, mode);
   for (int64_t r = 0; r < mr; ++r) std::memcpy(c + r * ldc, tile + r * NR, nr * sizeof(float));
 }
 
 // C[0:mc, 0:nc] from packed A (mc rows in MR panels) and packed B (nc columns in NR panels).
 template <class A>
 void gemm_macro(int64_t mc, int64_t nc, int64_t kc, const float* pa, const float* pb, float* c, int64_t ldc,
-                float alpha, float beta, GemmStore mode) {
+                GemmIn<A> in, float alpha, float beta, GemmStore mode) {
   constexpr int MR = GemmTile<A>::MR, NR = GemmTile<A>::NV * static_cast<int>(batch<A>::size);
   for (int64_t jr = 0; jr < nc; jr += NR) {
     int64_t nr = nc - jr < NR ? nc - jr : NR;
     for (int64_t ir = 0; ir < mc; ir += MR) {
       int64_t mr = mc - ir < MR ? mc - ir : MR;
       float* ct = c + ir * ldc + jr;
+      GemmIn<A> it = in.at(ir, jr);
       if (mr == MR && nr == NR)
-        gemm_micro<A>(kc, pa + ir * kc, pb + jr * kc, ct, ldc, alpha, beta, mode);
+        gemm_micro<A>(kc, pa + ir * kc, pb + jr * kc, ct, ldc, it.p, it.ld, alpha, beta, mode);
       else
-        gemm_micro_edge<A>(mr, nr, kc, pa + ir * kc, pb + jr * kc, ct, ldc, alpha, beta, mode);
+        gemm_micro_edge<A>(mr, nr, kc, pa + ir * kc, pb + jr * kc, ct, ldc, it, alpha, beta, mode);
     }
   }
 }
@@ -118,7 +135,8 @@ void gemm_rect(const GemmArgs& g, const GemmItem& it, int64_t m0, int64_t m1, in
       for (int64_t ic = m0; ic < m1; ic += mb) {
         int64_t mc = m1 - ic < mb ? m1 - ic : mb;
         pack_panels<A, T::MR>(it.a + ic * it.a_i + pc * it.a_k, it.a_i, it.a_k, mc, kc, pa);
-        gemm_macro<A>(mc, nc, kc, pa, pb, it.c + ic * it.ldc + jc, it.ldc, g.alpha, g.beta, mode);
+        gemm_macro<A>(mc, nc, kc, pa, pb, it.c + ic * it.ldc + jc, it.ldc,
+                      gemm_in<A>(g, it.c, it.ldc).at(ic, jc), g.alpha, g.beta, mode);
       }
     }
   }
@@ -138,11 +156,12 @@ GemmItem gemm_item(const GemmArgs& g, const float* Ap, const float* Bp, float* C
   return it;
 }
 
-// K == 0: C = beta * C for one item (beta == 0 writes zeros without reading C).
+// K == 0: C = beta * C (or beta * bias) for one item (beta == 0 writes zeros without reading either).
 template <class A>
 void gemm_scale_item(const GemmArgs& g, float* c, int64_t ldc) {
-  for (int64_t i = 0; i < g.M; ++i, c += ldc)
-    for (int64_t j = 0; j < g.N; ++j) c[j] = g.beta == 0.f ? 0.f : g.beta * c[j];
+  GemmIn<A> in = gemm_in<A>(g, c, ldc);
+  for (int64_t i = 0; i < g.M; ++i, c += ldc, in = in.at(1, 0))
+    for (int64_t j = 0; j < g.N; ++j) c[j] = g.beta == 0.f ? 0.f : g.beta * in.p[j];
 }
 
 // Decoding one token at a time makes products with one row (or a few): packing all of op(B) would cost
@@ -163,8 +182,8 @@ void gemm_small_m_dot(const GemmArgs& g, const GemmItem& it) {
         acc = fmadd<A>(batch<A>::load_unaligned(ai + k), batch<A>::load_unaligned(bj + k), acc);
       float dot = xsimd::hadd(acc);
       for (int64_t k = kv; k < g.K; ++k) dot += ai[k] * bj[k];
-      float& c = it.c[i * it.ldc + j];
-      c = g.alpha * dot + (g.beta == 0.f ? 0.f : g.beta * c);
+      float in = g.beta == 0.f ? 0.f : gemm_in<A>(g, it.c, it.ldc).at(i, j).p[0];
+      it.c[i * it.ldc + j] = g.alpha * dot + (g.beta == 0.f ? 0.f : g.beta * in);
     }
   }
 }
@@ -175,7 +194,8 @@ void gemm_small_m_axpy(const GemmArgs& g, const GemmItem& it) {
   int64_t nv = g.N / W * W;
   for (int64_t i = 0; i < g.M; ++i) {
     float* ci = it.c + i * it.ldc;
-    for (int64_t j = 0; j < g.N; ++j) ci[j] = g.beta == 0.f ? 0.f : g.beta * ci[j];
+    const float* in = gemm_in<A>(g, it.c, it.ldc).at(i, 0).p;
+    for (int64_t j = 0; j < g.N; ++j) ci[j] = g.beta == 0.f ? 0.f : g.beta * in[j];
     for (int64_t k = 0; k < g.K; ++k) {
       const float* bk = it.b + k * it.b_k;  // op(B)(k, :), contiguous along j
       float a = g.alpha * it.a[i * it.a_i + k * it.a_k];

@@ -9,16 +9,17 @@
 
 namespace tf::cpu {
 
-// Which K block a call belongs to: the first one applies beta (beta == 0 never reads C), later ones add.
+// Which K block a call belongs to: the first one applies beta to C's starting values `in` (C itself, or
+// the bias row; beta == 0 reads neither), later ones add to C.
 enum class GemmStore { First, FirstNoBeta, Accumulate };
 
 template <class A>
-void gemm_micro_store(batch<A> acc, float* c, float alpha, float beta, GemmStore mode) {
+void gemm_micro_store(batch<A> acc, float* c, const float* in, float alpha, float beta, GemmStore mode) {
   batch<A> scaled = acc * batch<A>(alpha);
   if (mode == GemmStore::FirstNoBeta)
     scaled.store_unaligned(c);
   else if (mode == GemmStore::First)
-    (scaled + batch<A>::load_unaligned(c) * batch<A>(beta)).store_unaligned(c);
+    (scaled + batch<A>::load_unaligned(in) * batch<A>(beta)).store_unaligned(c);
   else
     (batch<A>::load_unaligned(c) + scaled).store_unaligned(c);
 }
@@ -32,10 +33,12 @@ void gemm_micro_store(batch<A> acc, float* c, float alpha, float beta, GemmStore
 #define TF_GEMM_MICRO_LINKAGE
 #endif
 
-// C[0:MR, 0:NR] (row stride ldc) from kc steps of the packed panels pa and pb.
+// C[0:MR, 0:NR] (row stride ldc) from kc steps of the packed panels pa and pb; the first K block starts
+// from in (row stride ld_in: ldc for C itself, 0 for a bias row).
 template <class A>
 TF_GEMM_MICRO_LINKAGE void gemm_micro(int64_t kc, const float* pa, const float* pb, float* c, int64_t ldc,
-                                      float alpha, float beta, GemmStore mode) {
+                                      const float* in, int64_t ld_in, float alpha, float beta,
+                                      GemmStore mode) {
   using T = GemmTile<A>;
   using B = batch<A>;
   constexpr int MR = T::MR, NV = T::NV, W = static_cast<int>(B::size), NR = NV * W;
@@ -53,7 +56,8 @@ TF_GEMM_MICRO_LINKAGE void gemm_micro(int64_t kc, const float* pa, const float* 
     }
   }
   for (int r = 0; r < MR; ++r)
-    for (int v = 0; v < NV; ++v) gemm_micro_store<A>(acc[r][v], c + r * ldc + v * W, alpha, beta, mode);
+    for (int v = 0; v < NV; ++v)
+      gemm_micro_store<A>(acc[r][v], c + r * ldc + v * W, in + r * ld_in + v * W, alpha, beta, mode);
 }
 
 }  // namespace tf::cpu

@@ -26,14 +26,15 @@ cublasHandle_t cublas() {
   return handle;
 }
 
-// C = beta * C over each M x N matrix (beta 0 writes zeros, as the reference ignores C then): the K = 0 case,
-// which cuBLAS would reject for its zero leading dimensions.
-__global__ void scale_matrices(float* C, float beta, int M, int N, int64_t ldc, int64_t stride_c,
-                               int64_t total) {
+// C = beta * C (or beta * the bias row) over each M x N matrix (beta 0 writes zeros, as the reference
+// ignores C then): the K = 0 case, which cuBLAS would reject for its zero leading dimensions, and a bias's
+// start before cuBLAS adds the product to it.
+__global__ void scale_matrices(float* C, const float* bias, float beta, int M, int N, int64_t ldc,
+                               int64_t stride_c, int64_t total) {
   for (int64_t n = flat_begin(); n < total; n += flat_stride()) {
     int64_t j = n % N, i = (n / N) % M, b = n / (static_cast<int64_t>(N) * M);
     float& c = C[b * stride_c + i * ldc + j];
-    c = beta == 0.f ? 0.f : beta * c;
+    c = beta == 0.f ? 0.f : beta * (bias ? bias[j] : c);
   }
 }
 
@@ -46,17 +47,19 @@ int as_int(int64_t v, const char* what) {
 
 void gemm(const GemmArgs& g, const float* A, const float* B, float* C) {
   if (g.batch <= 0 || g.M <= 0 || g.N <= 0) return;
-  if (g.K <= 0) {
+  bool from_bias = g.bias && g.beta != 0.f;
+  if (g.K <= 0 || from_bias) {
     int64_t total = static_cast<int64_t>(g.batch) * g.M * g.N;
-    scale_matrices<<<flat_blocks(total), kThreads>>>(C, g.beta, g.M, g.N, g.ldc, g.stride_c, total);
+    scale_matrices<<<flat_blocks(total), kThreads>>>(C, g.bias, g.beta, g.M, g.N, g.ldc, g.stride_c, total);
     TF_CUDA_LAUNCHED("scale_matrices");
-    return;
+    if (g.K <= 0) return;
   }
+  float beta = from_bias ? 1.f : g.beta;  // C now holds beta * bias
   cublasOperation_t op_a = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t op_b = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   TF_CUDA_CALL(cublasSgemmStridedBatched(cublas(), op_b, op_a, g.N, g.M, g.K, &g.alpha, B,
                                          as_int(g.ldb, "ldb"), g.stride_b, A, as_int(g.lda, "lda"),
-                                         g.stride_a, &g.beta, C, as_int(g.ldc, "ldc"), g.stride_c, g.batch));
+                                         g.stride_a, &beta, C, as_int(g.ldc, "ldc"), g.stride_c, g.batch));
 }
 
 }  // namespace tf::cuda

@@ -1,4 +1,4 @@
-// Reference GEMM: the textbook triple loop with double accumulation.
+// Reference GEMM: the textbook triple loop with double accumulation, from C or the bias row.
 #include "backend/reference/kernels.hpp"
 
 namespace tf::ref {
@@ -17,7 +17,8 @@ void gemm(const GemmArgs& g, const float* A, const float* B, float* C) {
           acc += static_cast<double>(av) * bv;
         }
         float& out = c[i * g.ldc + j];
-        out = static_cast<float>(g.alpha * acc + (g.beta == 0.f ? 0.0 : static_cast<double>(g.beta) * out));
+        float in = g.beta == 0.f ? 0.f : g.bias ? g.bias[j] : out;
+        out = static_cast<float>(g.alpha * acc + (g.beta == 0.f ? 0.0 : static_cast<double>(g.beta) * in));
       }
     }
   }

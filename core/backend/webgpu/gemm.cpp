@@ -8,9 +8,9 @@ namespace tf::webgpu {
 namespace {
 struct Params {
   uint32_t M, N, K, trans;
-  uint32_t a, b, c, pad0;
-  uint32_t lda, ldb, ldc, pad1;
-  uint32_t stride_a, stride_b, stride_c, pad2;
+  uint32_t a, b, c, src;  // src: where beta's matrix is read, C or the bias row
+  uint32_t lda, ldb, ldc, ld_src;
+  uint32_t stride_a, stride_b, stride_c, stride_src;
   float alpha, beta;
   uint32_t pad3, pad4;
 };
@@ -31,6 +31,8 @@ void gemm(const GemmArgs& g, const float* A, const float* B, float* C) {
   p.a = g.K ? word(A) : 0, p.b = g.K ? word(B) : 0, p.c = word(C);
   p.lda = u32(g.lda), p.ldb = u32(g.ldb), p.ldc = u32(g.ldc);
   p.stride_a = u32(g.stride_a), p.stride_b = u32(g.stride_b), p.stride_c = u32(g.stride_c);
+  p.src = g.bias ? word(g.bias) : p.c;  // a bias row is read at row and batch stride 0
+  p.ld_src = g.bias ? 0 : p.ldc, p.stride_src = g.bias ? 0 : p.stride_c;
   p.alpha = g.alpha, p.beta = g.beta;
   dispatch("gemm", "gemm", &p, sizeof p, (p.N + kTile - 1) / kTile, (p.M + kTile - 1) / kTile,
            static_cast<uint32_t>(g.batch));

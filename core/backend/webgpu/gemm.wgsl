@@ -1,13 +1,14 @@
-// GEMM: C[b] = alpha op(A[b]) op(B[b]) + beta C[b], row-major, either operand transposed, batches along
-// workgroup z. A 16 x 16 workgroup computes a 64 x 64 tile of C, 4 x 4 elements per thread (in registers),
-// walking K in 16-wide steps through 64 x 16 and 16 x 64 tiles of A and B staged in workgroup memory: each
-// element loaded into workgroup memory is used 64 times. beta = 0 never reads C (it may hold NaN).
+// GEMM: C[b] = alpha op(A[b]) op(B[b]) + beta C[b] (or beta times a bias row), row-major, either operand
+// transposed, batches along workgroup z. A 16 x 16 workgroup computes a 64 x 64 tile of C, 4 x 4 elements
+// per thread (in registers), walking K in 16-wide steps through 64 x 16 and 16 x 64 tiles of A and B staged
+// in workgroup memory: each element loaded into workgroup memory is used 64 times. beta = 0 never reads C
+// (it may hold NaN).
 
 struct Params {
   M: u32, N: u32, K: u32, trans: u32,  // trans: bit 0 A is transposed, bit 1 B is
-  a: u32, b: u32, c: u32, pad0: u32,
-  lda: u32, ldb: u32, ldc: u32, pad1: u32,
-  stride_a: u32, stride_b: u32, stride_c: u32, pad2: u32,
+  a: u32, b: u32, c: u32, src: u32,  // src: the matrix beta scales, C itself or a bias row (strides 0)
+  lda: u32, ldb: u32, ldc: u32, ld_src: u32,
+  stride_a: u32, stride_b: u32, stride_c: u32, stride_src: u32,
   alpha: f32, beta: f32, pad3: u32, pad4: u32,
 }
 @group(0) @binding(1) var<uniform> p: Params;
@@ -59,7 +60,7 @@ fn gemm(@builtin(workgroup_id) g: vec3<u32>, @builtin(local_invocation_id) l: ve
       if (row < p.M && col < p.N) {
         let at = p.c + g.z * p.stride_c + row * p.ldc + col;
         var out = p.alpha * acc[i][j];
-        if (p.beta != 0.0) { out += p.beta * mem[at]; }
+        if (p.beta != 0.0) { out += p.beta * mem[p.src + g.z * p.stride_src + row * p.ld_src + col]; }
         mem[at] = out;
       }
     }
