@@ -166,16 +166,17 @@ if (args[0] === '--tfjs-child') {
   for (const b of which) add(await ours(b === 'mt'));
   add(native());
   add(tfjs(1));
-  const gflop = rows.find((r) => r.gflopPerStep)?.gflopPerStep;
+  // The core's flop count of each loss's step (the causal one scores every row), for every contender.
+  const gflopOf = (causal) => rows.find((r) => r.gflopPerStep && r.causal === causal)?.gflopPerStep;
   const find = (who, threads, causal) => rows.find((r) => r.who.startsWith(who) && r.threads === threads && r.causal === causal);
-  console.log(`MyTransformer(2002) B${B} x T${T} training step (Adam); ${steps} timed steps; ${gflop?.toFixed(2)} GFLOP/step`);
+  console.log(`MyTransformer(2002) B${B} x T${T} training step (Adam); ${steps} timed steps; GFLOP/step: diffusion ${gflopOf(false)?.toFixed(2)}, causal ${gflopOf(true)?.toFixed(2)}`);
   console.log('who                      threads  loss       ms/step   GFLOP/s   tfjs/this  this/native');
   for (const r of rows) {
     const tfjsRow = find('tfjs', r.threads, r.causal) ?? find('tfjs', 1, r.causal);
     const nativeRow = find('tinyformer native', r.threads, r.causal);
     console.log([
       r.who.padEnd(24), String(r.threads).padStart(7), (r.causal ? 'causal' : 'diffusion').padStart(10),
-      r.ms.toFixed(1).padStart(9), (gflop / r.ms * 1e3).toFixed(2).padStart(9),
+      r.ms.toFixed(1).padStart(9), (gflopOf(r.causal) / r.ms * 1e3).toFixed(2).padStart(9),
       (tfjsRow ? (tfjsRow.ms / r.ms).toFixed(2) + 'x' : '-').padStart(10),
       (nativeRow ? (r.ms / nativeRow.ms).toFixed(2) + 'x' : '-').padStart(12),
     ].join(' '));
