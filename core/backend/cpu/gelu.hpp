@@ -37,17 +37,17 @@ struct GeluConst {
   // Phi(x) = 0.5 erfc(-x / sqrt2) and e = e^{-x^2/2} (the density is e / sqrt(2 pi)), from one exp. With
   // a = |x| / sqrt2 and t = 1 / (1 + a / 2), erfc(a) = t e^{-a^2} Q(t): Q is a degree-10 polynomial fitted to
   // erfc(a) e^{a^2} / t over t in [0, 1] (relative least squares on Chebyshev nodes by
-  // scripts/fit-gelu-erfc.py; relative error 5e-8 in double with these float coefficients, below what float's
-  // rounding of a^2 does to e^{-a^2}). Phi is that tail for x < 0, 1 - it else. At x = +-inf, e and the tail
-  // are 0; a NaN x stays NaN.
+  // scripts/fit-gelu-polynomials.py; relative error 5e-8 in double with these float coefficients, below what
+  // float's rounding of a^2 does to e^{-a^2}). Phi is that tail for x < 0, 1 - it else. At x = +-inf, e and
+  // the tail are 0; a NaN x stays NaN.
   void normal_halves(const batch<A>& x, batch<A>& cdf, batch<A>& e) const {
     static constexpr float kQ[] = {0.282094806f,  0.282093763f,   0.24688457f,  0.175315976f,
                                    0.0934624374f, -0.0592113584f, 0.13217704f,  -0.454973996f,
                                    0.493694931f,  -0.234733596f,  0.0431954339f};
-    batch<A> a = xsimd::abs(x) * inv_sqrt2, s = a * a;
+    batch<A> z = x * inv_sqrt2, a = xsimd::abs(z), s = z * z;
     auto near = a < near_zero;
     if (xsimd::all(near)) {
-      cdf = cdf_near_zero(x);
+      cdf = cdf_near_zero(z, s);
       e = exp_near_zero(s);
       return;
     }
@@ -56,42 +56,37 @@ struct GeluConst {
     batch<A> tail = half * t * e * estrin10(kQ, t);
     cdf = xsimd::select(x < batch<A>(0.f), tail, one - tail);
     if (xsimd::any(near)) {  // each lane's value depends on its x alone, not on its neighbours
-      cdf = xsimd::select(near, cdf_near_zero(x), cdf);
+      cdf = xsimd::select(near, cdf_near_zero(z, s), cdf);
       e = xsimd::select(near, exp_near_zero(s), e);
     }
   }
 
-  // Phi(x) where |x| / sqrt2 < 0.7: 0.5 + 0.5 erf(z), z = x / sqrt2, erf(z) = z P(z^2) by erf's Taylor
-  // series to z^13 (relative error under 1e-7 there; 1 + erf(z) > 0.3, so no cancellation). Activations are
-  // mostly this small, and there the forward needs no exp and no division. Lanes outside the range take
-  // the value above (normal_halves selects per lane), so a result never depends on a lane's neighbours.
-  batch<A> cdf_near_zero(const batch<A>& x) const {
-    static constexpr float kP[] = {1.12837917f,    -0.376126389f,    0.112837917f,  -0.0268661706f,
-                                   0.00522397763f, -0.000854832702f, 0.00012055333f};
-    batch<A> z = x * inv_sqrt2, s = z * z, p(kP[6]);
-    for (int i = 5; i >= 0; --i) p = fmadd(p, s, batch<A>(kP[i]));
+  // Phi(x) where a = |z| < 0.7 (z = x / sqrt2, s = z^2): 0.5 + 0.5 erf(z), erf(z) = z P(s), P of degree 4
+  // fitted to erf(z) / z over s in [0, 0.49] (relative least squares on Chebyshev nodes by
+  // scripts/fit-gelu-polynomials.py; relative error 6e-8, float's rounding; 1 + erf(z) > 0.3, so no
+  // cancellation). Activations are mostly this small, and there the forward needs no exp and no division.
+  // Lanes outside the range take the value above (normal_halves selects per lane), so a result never depends
+  // on a lane's neighbours.
+  batch<A> cdf_near_zero(const batch<A>& z, const batch<A>& s) const {
+    static constexpr float kP[] = {1.12837911f, -0.376122177f, 0.112769537f, -0.0264730286f, 0.00428033248f};
+    batch<A> p(kP[4]);
+    for (int i = 3; i >= 0; --i) p = fmadd(p, s, batch<A>(kP[i]));
     return half + half * z * p;
   }
 
-  // e^{-s} for 0 <= s < 0.49 by its Taylor series to s^8 (relative error under 1e-8).
+  // e^{-s} for 0 <= s < 0.49 by a degree-5 polynomial fitted the same way (relative error 3e-8).
   static batch<A> exp_near_zero(const batch<A>& s) {
-    static constexpr float kE[] = {1.f,
-                                   -1.f,
-                                   0.5f,
-                                   -0.166666672f,
-                                   0.0416666679f,
-                                   -0.00833333377f,
-                                   0.00138888892f,
-                                   -0.000198412701f,
-                                   2.48015876e-05f};
-    batch<A> p(kE[8]);
-    for (int i = 7; i >= 0; --i) p = fmadd(p, s, batch<A>(kE[i]));
+    static constexpr float kE[] = {1.f,           -0.999998689f, 0.499970227f,
+                                   -0.166414082f, 0.0406803489f, -0.00650624232f};
+    batch<A> p(kE[5]);
+    for (int i = 4; i >= 0; --i) p = fmadd(p, s, batch<A>(kE[i]));
     return p;
   }
 
   // Phi(x) alone, for the forward.
   batch<A> normal_cdf(const batch<A>& x) const {
-    if (xsimd::all(xsimd::abs(x) * inv_sqrt2 < near_zero)) return cdf_near_zero(x);
+    batch<A> z = x * inv_sqrt2;
+    if (xsimd::all(xsimd::abs(z) < near_zero)) return cdf_near_zero(z, z * z);
     batch<A> cdf, e;
     normal_halves(x, cdf, e);
     return cdf;
