@@ -4,6 +4,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "backend/cpu/parallel.hpp"
 #include "backend/cpu/softmax.hpp"

@@ -182,8 +182,8 @@ void gemm_small_m_dot(const GemmArgs& g, const GemmItem& it) {
         acc = fmadd<A>(batch<A>::load_unaligned(ai + k), batch<A>::load_unaligned(bj + k), acc);
       float dot = xsimd::hadd(acc);
       for (int64_t k = kv; k < g.K; ++k) dot += ai[k] * bj[k];
-      float in = g.beta == 0.f ? 0.f : gemm_in<A>(g, it.c, it.ldc).at(i, j).p[0];
-      it.c[i * it.ldc + j] = g.alpha * dot + (g.beta == 0.f ? 0.f : g.beta * in);
+      float start = g.beta == 0.f ? 0.f : g.beta * gemm_in<A>(g, it.c, it.ldc).at(i, j).p[0];
+      it.c[i * it.ldc + j] = g.alpha * dot + start;
     }
   }
 }
