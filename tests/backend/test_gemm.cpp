@@ -146,7 +146,7 @@ TEST_SUITE("gemm") {
 
   TEST_CASE("sizes around the cache blocks") {
     uint64_t seed = 100;
-    for (int K : {127, 128, 129, 255, 256, 257, 300, 513})  // K blocks (KC = 256)
+    for (int K : {127, 128, 129, 255, 256, 257, 300, 511, 512, 513})  // K blocks (KC = 256, 512 for 4 lanes)
       for (int tr = 0; tr < 4; ++tr) check_case({1, 19, 35, K, (tr & 1) != 0, (tr & 2) != 0}, seed++);
     for (int M : {143, 144, 145, 167, 168, 169, 337})  // M blocks (MC = 144 or 168)
       for (int tr = 0; tr < 4; ++tr) check_case({1, M, 17, 9, (tr & 1) != 0, (tr & 2) != 0}, seed++);
