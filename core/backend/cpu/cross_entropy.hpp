@@ -4,7 +4,6 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "backend/cpu/parallel.hpp"
 #include "backend/cpu/softmax.hpp"
@@ -28,8 +27,8 @@ float cross_entropy_row(const float* x, int32_t target, float* dunit, int64_t V)
   if (!dunit) return row_logsumexp<A>(x, V) - x[target];
   bool nan = false;
   float m = row_max<A>(x, V, &nan);
-  if (nan || std::isinf(m)) {
-    float lse = nan ? std::numeric_limits<float>::quiet_NaN() : m;
+  if (nan || std::isinf(m)) {  // rare rows: row_logsumexp holds the rule for them (NaN, or the max itself)
+    float lse = row_logsumexp<A>(x, V);
     unit_gradient_by_lse<A>(x, target, lse, dunit, V);
     return lse - x[target];
   }
