@@ -13,10 +13,11 @@ export const BENCH_SIZES = Object.freeze({
   small: { textBytes: 40_000, model: { dim: 32, heads: 2, layers: 1, max_length: 16 }, batch: 8, seqLen: 16 },
 });
 
-// The devices worth a row: the lab worker's probe says whether WebGPU is there; threads need isolation.
+// The devices worth a row: the lab worker's probe says whether WebGPU could train here (also where auto
+// left it, a software adapter say); threads need isolation.
 export function benchDevices(module) {
   const devices = [];
-  if (module.device === Device.WEBGPU) devices.push(Device.WEBGPU);
+  if (module.device === Device.WEBGPU || module.webgpuUsable) devices.push(Device.WEBGPU);
   if (module.crossOriginIsolated) devices.push(Device.WASM_THREADS);
   devices.push(Device.WASM_SINGLE);
   return devices;
@@ -50,8 +51,9 @@ async function timeSteps(client, config, warmup, steps) {
   return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds, losses };
 }
 
-// One row per device and loss (diffusion, causal): {device, causal, adapter, threads, size, steps, ...timing}.
-export async function runBench({ devices, size = 'small', steps = 10, warmup = 2, onRow = () => {} }) {
+// One row per device and loss (`causal`: diffusion false, causal true): {device, causal, adapter, threads, size,
+// steps, ...timing}. device-race.js times auto's candidates with it too.
+export async function runBench({ devices, size = 'small', steps = 10, warmup = 2, causal = [false, true], onRow = () => {} }) {
   const rows = [];
   for (const device of devices) {
     const client = new LabClient();
@@ -59,9 +61,9 @@ export async function runBench({ devices, size = 'small', steps = 10, warmup = 2
       const info = await client.request(Msg.INIT, { device });
       const { text } = await client.request(Msg.BUILTIN_CORPUS, { bytes: BENCH_SIZES[size].textBytes });
       await client.request(Msg.SET_CORPUS, { text, source: 'built-in stories' });
-      for (const causal of [false, true]) {
-        const timing = await timeSteps(client, await storyConfig(client, size, causal), warmup, steps);
-        const row = { device: info.device, causal, adapter: info.adapter, threads: info.threads, size, steps, ...timing };
+      for (const c of causal) {
+        const timing = await timeSteps(client, await storyConfig(client, size, c), warmup, steps);
+        const row = { device: info.device, causal: c, adapter: info.adapter, threads: info.threads, size, steps, ...timing };
         rows.push(row);
         onRow(row);
       }

@@ -1,6 +1,9 @@
-// Which device the lab trains on: auto takes WebGPU when the browser gives an adapter and a device and the
-// WebGPU build of the module is laid out (web/wasm/tinyformer-gpu.*), else wasm threads when the page is
-// cross-origin isolated, else wasm on one thread. A forced choice that cannot be had falls to the next one
+// Which device the lab trains on: auto takes WebGPU when the browser gives a hardware adapter and a device
+// and the WebGPU build of the module is laid out (web/wasm/tinyformer-gpu.*), unless the page timed both on
+// this machine and WebAssembly trained faster (device-race.js); else wasm threads when the page is
+// cross-origin isolated, else wasm on one thread. A software adapter (SwiftShader, llvmpipe, ...) is never
+// auto's: the toy model trains there at 257 tokens/s against 81,000 in threaded wasm. Forced (?device=webgpu)
+// it is used, and the banner says it is software. A forced choice that cannot be had falls to the next one
 // down, with the reason said. Plain functions over facts, so Node tests them and the worker and page share them.
 
 export const Device = Object.freeze({
@@ -22,14 +25,16 @@ export function isDevice(value) {
 }
 
 // facts: {webgpu: {adapter, device, why} from probeWebGpu, gpuBuild: boolean, gpuTraining: boolean (the
-// wrapper's runs train on WebGPU: features.webgpuTraining), threads: boolean (isolated)}.
-// Returns {device, why}: why says, when the device is not the one asked for (or auto skipped one), why not.
+// wrapper's runs train on WebGPU: features.webgpuTraining), threads: boolean (isolated), timing: what
+// device-race.js measured here, or absent}.
+// Returns {device, why}: why says, when the device is not the one asked for (or auto skipped one), why not;
+// where auto took WebGPU because it was timed faster, it says that.
 export function chooseDevice(wanted, facts) {
   if (!isDevice(wanted)) throw new Error(`device must be one of ${Object.values(Device).join(', ')}, got ${String(wanted)}`);
   const skipped = [];
   if (wanted === Device.AUTO || wanted === Device.WEBGPU) {
-    const why = webgpuUnusable(facts);
-    if (!why) return { device: Device.WEBGPU, why: null };
+    const why = webgpuUnusable(facts) || (wanted === Device.AUTO ? autoDeclines(facts) : null);
+    if (!why) return { device: Device.WEBGPU, why: wanted === Device.AUTO && facts.timing ? timedFaster(facts.timing) : null };
     skipped.push(`WebGPU: ${why}`);
   }
   if (wanted !== Device.WASM_SINGLE) {
@@ -47,6 +52,43 @@ function webgpuUnusable({ webgpu, gpuBuild, gpuTraining }) {
   return null;
 }
 
+// Why auto leaves a usable adapter alone: it is software, or it was timed slower than WebAssembly here.
+function autoDeclines({ webgpu, timing }) {
+  if (isSoftwareAdapter(webgpu.adapter)) {
+    return `the only adapter, ${adapterName(webgpu.adapter)}, is a software one, far slower than WebAssembly: choose WebGPU to train on it anyway`;
+  }
+  if (!timing) return null;
+  if (timing.error) return `timing it against WebAssembly failed (${timing.error})`;
+  if (timing.webgpu > timing.wasm) return null;
+  return `it trained the story step slower than ${timing.wasmLabel} on this machine (${rates(timing)})`;
+}
+
+function timedFaster(timing) {
+  return `WebGPU trained the story step ${(timing.webgpu / timing.wasm).toFixed(1)}× as fast as ${timing.wasmLabel} on this machine (${rates(timing)})`;
+}
+
+const rates = (t) => `${Math.round(t.webgpu).toLocaleString('en')} against ${Math.round(t.wasm).toLocaleString('en')} tokens/s, timed ${new Date(t.at).toISOString().slice(0, 10)}`;
+
+// The devices auto times against each other (device-race.js), or null where it is sure: no usable adapter
+// or a software one (WebAssembly), or timing already done. A hardware adapter may be a discrete GPU far
+// ahead of WebAssembly or an integrated one behind it; nothing the browser says tells which.
+export function timingCandidates(facts) {
+  if (facts.timing || chooseDevice(Device.AUTO, facts).device !== Device.WEBGPU) return null;
+  return [Device.WEBGPU, facts.threads ? Device.WASM_THREADS : Device.WASM_SINGLE];
+}
+
+// Software rasterizers by the names their adapters give: Chromium's SwiftShader, Mesa's llvmpipe, lavapipe
+// and softpipe, Windows' WARP ("Microsoft Basic Render Driver").
+const SOFTWARE_NAMES = /swiftshader|llvmpipe|lavapipe|softpipe|microsoft basic render/i;
+
+// info: the adapter as probeWebGpu describes it (isFallbackAdapter from adapter.info, or from the adapter in
+// browsers before Chromium 140; type 'CPU' where Chromium's developer features give it).
+export function isSoftwareAdapter(info) {
+  if (!info) return false;
+  if (info.isFallbackAdapter || info.type === 'CPU') return true;
+  return SOFTWARE_NAMES.test([info.vendor, info.architecture, info.device, info.description].join(' '));
+}
+
 // The adapter in words: its description when the browser gives one, else vendor, architecture and device.
 export function adapterName(info) {
   if (!info) return 'an unnamed adapter';
@@ -57,7 +99,10 @@ export function adapterName(info) {
 
 // The device in use, as the status banner says it: info is the worker's INIT answer.
 export function describeDevice(info) {
-  if (info.device === Device.WEBGPU) return `WebGPU on ${info.adapter} (training); writing and attention on WebAssembly`;
+  if (info.device === Device.WEBGPU) {
+    const software = info.adapterSoftware ? '; a software adapter, far slower than WebAssembly' : '';
+    return `WebGPU on ${info.adapter} (training${software}); writing and attention on WebAssembly`;
+  }
   if (info.device === Device.WASM_THREADS) return `WebAssembly, ${info.threads} of ${info.maxThreads} threads`;
   return 'WebAssembly, one thread';
 }

@@ -1,7 +1,8 @@
 // The lab page: loads the module in the worker on the device chosen (device-choice.js: WebGPU, wasm
-// threads or one thread; ?device= forces one, the banner's selector sets it), shows which device and build
-// run, and shows one course section at a time (#A … #D), mounting its experiment views the first time it is
-// opened so a visit to A never pays for D. The banner also holds the live-view cadence and "copy link".
+// threads or one thread; ?device= forces one, the banner's selector sets it; where auto is unsure of the
+// adapter it times the devices first, device-race.js), shows which device and build run and why, and shows
+// one course section at a time (#A … #D), mounting its experiment views the first time it is opened so a
+// visit to A never pays for D. The banner also holds the live-view cadence and "copy link".
 // Lines under it say how much is saved (storage-status.js), when a crashed worker was restarted (runs back
 // to their last save) and when WebGPU failed (a wasm worker takes over; the runs that trained go on).
 import { LabClient } from './client.js';
@@ -9,6 +10,7 @@ import { Msg } from './protocol.js';
 import { Corpus } from './corpus.js';
 import { benchPanel } from './device-bench.js';
 import { DEVICE_LABELS, Device, describeDevice, isDevice } from './device-choice.js';
+import { autoTiming, forgetTiming } from './device-race.js';
 import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
@@ -29,7 +31,7 @@ let wantedDevice = isDevice(readSetting('device')) ? readSetting('device') : Dev
 function describeModule(info) {
   const build = info.threaded ? `threaded build, ${info.threads} of ${info.maxThreads} threads` : 'single-threaded build';
   const isolation = info.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (threads need COOP/COEP headers)';
-  const skipped = info.deviceWhy ? ` (not ${wantedDevice === Device.AUTO ? 'the first choice' : DEVICE_LABELS[wantedDevice]}: ${info.deviceWhy})` : '';
+  const skipped = info.deviceWhy ? ` (${wantedDevice === Device.AUTO ? 'auto' : `not ${DEVICE_LABELS[wantedDevice]}`}: ${info.deviceWhy})` : '';
   const adapter = info.adapter && info.device !== Device.WEBGPU ? ` WebGPU adapter: ${info.adapter}.` : '';
   return `Device: ${describeDevice(info)}${skipped}.${adapter} WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
 }
@@ -77,13 +79,30 @@ function copyLink() {
   return el('span', { class: 'copy-link' }, copy, link);
 }
 
+// Where auto is unsure of the adapter, the devices are timed before the module loads (once per machine).
+async function timeIfUnsure() {
+  if (wantedDevice !== Device.AUTO) return null;
+  const facts = await client.request(Msg.PROBE);
+  return autoTiming(facts, {
+    onStart: (devices) => banner.replaceChildren(el('progress', { 'aria-label': 'timing the devices' }),
+      ` Timing ${devices.map((d) => DEVICE_LABELS[d]).join(' against ')} on the story model, to choose the faster (once on this machine)…`),
+  });
+}
+
+// A timing kept from an earlier visit can be redone (a new driver, another browser version).
+const retimeButton = () => button('Time the devices again', () => {
+  forgetTiming();
+  location.reload();
+});
+
 async function start() {
   try {
-    const info = await client.request(Msg.INIT, { device: wantedDevice });
+    const timing = await timeIfUnsure();
+    const info = await client.request(Msg.INIT, { device: wantedDevice, timing });
     ctx.module = info;
     document.body.dataset.device = info.device;
     document.body.dataset.build = info.build;
-    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), devicePicker(),
+    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), devicePicker(), timing ? retimeButton() : '',
       threadPicker(info) || '', ctx.live.control(), copyLink());
   } catch (error) {
     banner.classList.add('error');

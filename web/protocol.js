@@ -4,8 +4,11 @@
 // the page ("toy-transformer", "stories-causal", ...), so wasm handles never cross the thread boundary.
 
 export const Msg = Object.freeze({
-  INIT: 'init',                 // {device?: Device (device-choice.js), poolSize?} -> module info, with the
-                                //   device chosen, why another was not, and the WebGPU adapter's name
+  PROBE: 'probe',               // {} -> the facts auto chooses from (device-choice.js): {webgpu: {adapter,
+                                //   device: boolean, why}, gpuBuild, gpuTraining, threads}
+  INIT: 'init',                 // {device?: Device (device-choice.js), timing?: device-race.js's, poolSize?}
+                                //   -> module info, with the device chosen, why (another was not, or auto's
+                                //   timing), the WebGPU adapter's name and whether it is software
   SET_THREADS: 'set-threads',   // {threads} -> module info
   FIGURE: 'figure',             // {name, options} -> {values, arrays}; name from FIGURES
   ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2

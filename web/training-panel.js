@@ -60,10 +60,12 @@ export class TrainingPanel {
     return this.state === 'training' || (this.stepsDone > 0 && this.stepsDone !== this.savedStep && this.state !== 'empty');
   }
 
+  // The step last saved shows in the stats (a run training on WebGPU saves between two chunks of steps).
   markSaved(step) {
     this.savedStep = step;
     if (step === null) delete this.node.dataset.saved;
     else this.node.dataset.saved = String(step);
+    if (this.stats) this.showStats(this.lastProgress || {});
   }
 
   // Builds the controls from the course defaults, then restores a saved run if there is one.
@@ -163,6 +165,7 @@ export class TrainingPanel {
       ['step', this.stepsDone === undefined ? '–' : `${this.stepsDone} / ${this.targetSteps()}`],
       [`loss (last ${this.o.chart.window})`, fmt(avg, 4)], ['tokens/s', fmt(p.tokensPerSecond, 3)],
       ['GFLOP/s', fmt(p.gflopsPerSecond, 3)], ['threads', p.threads ?? this.ctx.module?.threads ?? '–'],
+      ['saved', this.savedStep === null ? 'not yet' : `step ${this.savedStep}`],
     ];
     if (p.skippedSteps !== undefined) items.push(['skipped steps', String(p.skippedSteps)]);
     this.stats.replaceChildren(...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));

@@ -3,8 +3,8 @@
 // errors of a WebGPU run mean "go back to wasm": a lost device, GPU memory run out, a shader that fails to
 // compile. The adapter is described by adapter.info (Chromium ≥ 114) or requestAdapterInfo() (older ones).
 
-// {adapter: {vendor, architecture, device, description} | null, device: GPUDevice | null, why: string | null};
-// withDevice false names the adapter only (no device is made where the module could not use it).
+// {adapter: {vendor, architecture, device, description, isFallbackAdapter, type} | null, device: GPUDevice | null,
+// why: string | null}; withDevice false names the adapter only (no device is made where the module could not use it).
 export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu, { withDevice = true } = {}) {
   if (!gpu) return { adapter: null, device: null, why: 'this browser has no navigator.gpu' };
   let adapter;
@@ -24,10 +24,14 @@ export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu, {
   }
 }
 
+// isFallbackAdapter: on adapter.info since Chromium 136, on the adapter itself before 140 (device-choice.js
+// never lets auto take a fallback adapter); type only with Chromium's WebGPU developer features.
 async function adapterInfo(adapter) {
-  const info = adapter.info || (adapter.requestAdapterInfo ? await adapter.requestAdapterInfo().catch(() => null) : null);
-  if (!info) return { vendor: '', architecture: '', device: '', description: '' };
-  return { vendor: info.vendor || '', architecture: info.architecture || '', device: info.device || '', description: info.description || '' };
+  const info = adapter.info || (adapter.requestAdapterInfo ? await adapter.requestAdapterInfo().catch(() => null) : null) || {};
+  return {
+    vendor: info.vendor || '', architecture: info.architecture || '', device: info.device || '', description: info.description || '',
+    isFallbackAdapter: Boolean(info.isFallbackAdapter || adapter.isFallbackAdapter), type: info.type || '',
+  };
 }
 
 // The module keeps all device memory in one buffer (the contract's arena), so it asks for the largest

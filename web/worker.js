@@ -7,19 +7,23 @@
 // The profiler runs during training chunks only (never while other requests are answered; one chunk in
 // four), for the last slot that trained. A run on WebGPU trains with trainChunk (one asynchronous read per
 // chunk); its views (CALL, embedding rows) use a CPU copy refreshed from the device when the run has moved
-// on, and its checkpoints are read asynchronously (readCheckpoint).
+// on, and its checkpoints are read asynchronously (readCheckpoint). Those reads and the chunks take turns
+// (inTurn), so a save asked for while a chunk is in flight waits for it, then saves.
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
-import { Device, adapterName, chooseDevice } from './device-choice.js';
+import { Device, adapterName, chooseDevice, isSoftwareAdapter } from './device-choice.js';
 import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
 
 const CHUNK_SECONDS = 0.5;
 const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in this many (chunkSteps)
 
 let tf = null;                 // the Tinyformer module, after INIT
-let device = null;             // {device, why, adapter, gpu: GPUDevice | null, lost: message | null}, after INIT
+let device = null;             // {device, why, adapter, adapterSoftware, webgpuUsable, gpu: GPUDevice | null,
+                               //   lost: message | null}, after INIT
+let probed = null;             // the WebGPU facts (webgpuFacts), once probed
 let corpus = null;             // {text, source}: what stories train on
 const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null,
-                               //   view: a CPU copy of a WebGPU run | null, viewStep: the step it was read at}
+                               //   view: a CPU copy of a WebGPU run | null, viewStep: the step it was read at,
+                               //   turn: the run's last device work (inTurn)}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
 let profiledSlot = null;       // the slot whose training the profile holds
 let chunksTrained = 0;         // training chunks since profiledSlot changed (one in PROFILED_CHUNK_EVERY is profiled)
@@ -30,6 +34,7 @@ function moduleInfo() {
     threads: tf.threads(), crossOriginIsolated: self.crossOriginIsolated === true,
     build: tf.threaded ? 'threaded' : 'single-threaded', memoryBytes: tf.memoryBytes(),
     liveHandles: tf.liveHandles(), device: device.device, deviceWhy: device.why, adapter: device.adapter,
+    adapterSoftware: device.adapterSoftware, webgpuUsable: device.webgpuUsable,
   };
 }
 
@@ -41,25 +46,52 @@ async function hasGpuBuild() {
 
 const threadsPossible = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
-async function pickDevice(wanted, gpuTraining) {
-  const gpuBuild = wanted === Device.AUTO || wanted === Device.WEBGPU ? await hasGpuBuild() : false;
-  const withDevice = gpuBuild && gpuTraining;
-  const probe = wanted === Device.AUTO || wanted === Device.WEBGPU ? await probeWebGpu(navigator.gpu, { withDevice }) : null;
-  const choice = chooseDevice(wanted, { webgpu: probe, gpuBuild, gpuTraining, threads: threadsPossible() });
-  const adapter = probe && probe.adapter ? adapterName(probe.adapter) : null;
-  if (choice.device !== Device.WEBGPU && probe && probe.device) probe.device.destroy();
-  return { ...choice, adapter, gpu: choice.device === Device.WEBGPU ? probe.device : null, lost: null };
-}
-
-async function init({ device: wanted = Device.AUTO, poolSize } = {}) {
-  if (tf) return moduleInfo();
-  let wrapper;
+async function loadWrapper() {
   try {
-    wrapper = await import('./wasm/tinyformer.js');
+    return await import('./wasm/tinyformer.js');
   } catch (error) {
     throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
   }
-  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted, wrapper.features.webgpuTraining), poolSize));
+}
+
+// What auto and a forced WebGPU choose from: {webgpu: the probe (a device where the module could use one),
+// gpuBuild, gpuTraining}. Probed once: the page may ask first (PROBE, to time the devices where auto is
+// unsure), and INIT then chooses from the same adapter and device.
+async function webgpuFacts() {
+  probed ||= (async () => {
+    const gpuTraining = (await loadWrapper()).features.webgpuTraining;
+    const gpuBuild = await hasGpuBuild();
+    return { webgpu: await probeWebGpu(navigator.gpu, { withDevice: gpuBuild && gpuTraining }), gpuBuild, gpuTraining };
+  })();
+  return probed;
+}
+
+// The facts as the page gets them (PROBE): the device as a flag (a GPUDevice stays in this worker).
+async function probeFacts() {
+  const { webgpu, ...rest } = await webgpuFacts();
+  return { ...rest, webgpu: { ...webgpu, device: Boolean(webgpu.device) }, threads: threadsPossible() };
+}
+
+// timing: what the page measured where auto was unsure (device-race.js), for auto only.
+async function pickDevice(wanted, timing) {
+  const gpuWanted = wanted === Device.AUTO || wanted === Device.WEBGPU;
+  const facts = gpuWanted ? await webgpuFacts() : { webgpu: null, gpuBuild: false };
+  const { webgpu } = facts;
+  const all = { ...facts, threads: threadsPossible() };
+  const choice = chooseDevice(wanted, { ...all, timing: wanted === Device.AUTO ? timing : null });
+  if (choice.device !== Device.WEBGPU && webgpu && webgpu.device) webgpu.device.destroy();
+  return {
+    ...choice, adapter: webgpu && webgpu.adapter ? adapterName(webgpu.adapter) : null,
+    adapterSoftware: isSoftwareAdapter(webgpu && webgpu.adapter),
+    webgpuUsable: gpuWanted && chooseDevice(Device.WEBGPU, all).device === Device.WEBGPU,  // the benchmark's WebGPU row
+    gpu: choice.device === Device.WEBGPU ? webgpu.device : null, lost: null,
+  };
+}
+
+async function init({ device: wanted = Device.AUTO, timing = null, poolSize } = {}) {
+  if (tf) return moduleInfo();
+  const wrapper = await loadWrapper();
+  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted, timing), poolSize));
   if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
   if (device.gpu) watchLoss(device.gpu, deviceFailed);
   return moduleInfo();
@@ -125,7 +157,7 @@ function place(name, handle, isRun) {
   const old = slots.get(name);
   if (name === profiledSlot) profiledSlot = null;  // the profile was the old run's
   if (old) release(old);
-  slots.set(name, { handle, isRun, control: null, view: null, viewStep: -1 });
+  slots.set(name, { handle, isRun, control: null, view: null, viewStep: -1, turn: Promise.resolve() });
   return describe(name);
 }
 
@@ -140,10 +172,34 @@ function dropView(s) {
   s.view = null;
 }
 
+// A run's device work takes turns: each chunk of steps and each read of the run (a save, a view, its
+// weights copied) starts when the one before has ended. On WebGPU a chunk is in flight across awaits, and
+// the core refuses to read a run with a chunk pending; a read between two chunks sees one step's state. A
+// request's wait for its turn takes no time from training, so it is taken out of otherSeconds again (the
+// live views' share of the worker).
+function inTurn(s, work, { training = false } = {}) {
+  const asked = performance.now();
+  const done = s.turn.then(() => {
+    if (!training) otherSeconds -= (performance.now() - asked) / 1000;
+    return work();
+  });
+  s.turn = done.catch(() => {});
+  return done;
+}
+
+// The same in the turns of several slots (each once), taken one after the other.
+function inTurns([first, ...rest], work) {
+  return first ? inTurn(first, () => inTurns(rest.filter((s) => s !== first), work)) : work();
+}
+
 // What the views read: the slot's own handle, or for a run on WebGPU a CPU copy (a Run, so evaluate and
 // validationLoss work) read from the device when the run has trained since.
 async function viewOf(s) {
   if (s.handle.device !== 'webgpu') return s.handle;
+  return inTurn(s, () => refreshView(s));
+}
+
+async function refreshView(s) {
   const step = s.handle.stepsDone;
   if (s.view && s.viewStep === step) return s.view;
   if (s.view) {
@@ -180,11 +236,14 @@ function loadRun({ slot, bytes, weightsOnly = false }) {
 // The run refuses weights whose vocabulary differs from its own (Trainer::load_weights checks). Weights on
 // WebGPU are read asynchronously (snapshotTo).
 async function loadWeights({ slot, from }) {
-  const source = slotOf(from).handle;
+  const source = slotOf(from);
   const target = slotOf(slot);
   if (!target.isRun) throw new Error(`${slot} is not a training run`);
-  if (source.device === 'webgpu' || target.handle.device === 'webgpu') await source.snapshotTo(target.handle);
-  else target.handle.copyWeightsFrom(source);
+  if (source.handle.device === 'webgpu' || target.handle.device === 'webgpu') {
+    await inTurns([source, target], () => source.handle.snapshotTo(target.handle));
+  } else {
+    target.handle.copyWeightsFrom(source.handle);
+  }
   target.handle.setCausal(false);
   dropView(target);  // its attention changed, not only its weights
   return describe(slot);
@@ -210,7 +269,7 @@ async function train({ slot, until }, id) {
     while (s.control === 'run' && s.handle.stepsDone < until) {
       if (device.lost) throw new Error(device.lost);
       const n = Math.min(chunk, until - s.handle.stepsDone);
-      const result = await chunkSteps(s.handle, n);
+      const result = await inTurn(s, () => chunkSteps(s.handle, n), { training: true });
       self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
         transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
@@ -273,6 +332,7 @@ function setCorpus({ text, source }) {
 }
 
 const handlers = {
+  [Msg.PROBE]: probeFacts,
   [Msg.INIT]: init,
   [Msg.SET_THREADS]: ({ threads }) => (needModule().setThreads(threads), moduleInfo()),
   [Msg.FIGURE]: ({ name, options }) => {
@@ -298,9 +358,9 @@ const handlers = {
   [Msg.TRAIN]: train,
   [Msg.PAUSE]: (m) => control(m, 'pause'),
   [Msg.STOP]: (m) => control(m, 'stop'),
-  [Msg.CHECKPOINT]: async ({ slot }) => {
-    const { handle, isRun } = slotOf(slot);
-    return { bytes: await handle.readCheckpoint(), step: isRun ? handle.stepsDone : null };
+  [Msg.CHECKPOINT]: ({ slot }) => {
+    const s = slotOf(slot);
+    return inTurn(s, async () => ({ bytes: await s.handle.readCheckpoint(), step: s.isRun ? s.handle.stepsDone : null }));
   },
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,

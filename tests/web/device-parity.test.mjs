@@ -55,7 +55,7 @@ test(`${STEPS} story steps give the same losses on every device (diffusion and c
       assert.ok(worst <= TOLERANCE, `${row.device} ${causal ? 'causal' : 'diffusion'}: worst relative difference ${worst}`);
     }
   }
-}));
+}, { query: '?device=webgpu' }));
 
 // The software adapter (SwiftShader) takes about 0.5 s per toy step (batch 64 x 32: its GEMM runs at
 // ~0.2 GFLOP/s), 1500 steps 771 s (measured 2026-12-01, final loss 0.48): more than CI's budget allows, so
@@ -63,7 +63,7 @@ test(`${STEPS} story steps give the same losses on every device (diffusion and c
 const SLOW_ADAPTER_OK = process.env.TF_SLOW_ADAPTER_TOY === '1';
 test('the toy transformer trains to 0.56 on WebGPU in the page', { skip: NO_GPU_BUILD, timeout: 3_600_000 }, (t) => withLab(async (page, loaded) => {
   assert.equal(loaded.module.device, 'webgpu', loaded.banner);
-  const software = /swiftshader/i.test(loaded.module.adapter);
+  const software = loaded.module.adapterSoftware;
   if (software && !SLOW_ADAPTER_OK) return t.skip(`the software adapter (${loaded.module.adapter}) is too slow for 1500 toy steps (TF_SLOW_ADAPTER_TOY=1 runs it)`);
   await waitForViews(page, 'B');
   const started = Date.now();
