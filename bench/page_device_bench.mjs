@@ -3,32 +3,23 @@
 // software SwiftShader adapter unless a GPU and its Vulkan driver are there). Prints the panel's rows:
 // tokens/s and GFLOP/s of the story step on each device the page can use, side by side.
 //   node bench/page_device_bench.mjs [--size small|course] [--steps N] [--no-isolation] [--gpu]
-// --gpu asks Chromium for a hardware adapter (Vulkan); without it the software one is all there is here.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-
-import { startServer } from '../scripts/serve.mjs';
+// --gpu asks Chromium for a hardware adapter (Vulkan, tests/web/lab-browser.mjs's flags); without it the
+// software one is all there is here.
+import { startLab, launch, openPage } from '../tests/web/lab-browser.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const size = option('--size', 'small');
 const steps = Number(option('--steps', 10));
 const isolation = !args.includes('--no-isolation');
-const gpuFlags = args.includes('--gpu') ? ['--enable-features=Vulkan', '--use-angle=vulkan', '--ignore-gpu-blocklist'] : ['--disable-gpu'];
 
-const server = await startServer({ port: 0, host: '127.0.0.1', isolation, dir: path.resolve(new URL('../web', import.meta.url).pathname) });
-const profile = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--no-first-run', ...gpuFlags],
-});
+const lab = await startLab({ isolation });
+const browser = await launch({ webgpu: true, gpu: args.includes('--gpu') ? 'vulkan' : undefined });
 try {
-  const page = context.pages()[0] || (await context.newPage());
+  const { page } = await openPage(browser.context);
   page.on('pageerror', (e) => console.error(`page: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.waitForFunction(() => document.body.dataset.build && document.getElementById('device-bench'), null, { timeout: 120_000 });
+  await page.goto(lab.url);
+  await page.waitForFunction(() => document.body.dataset.build && document.getElementById('device-bench'), null, { timeout: 300_000 });
   const banner = await page.locator('#module-status .module-text').textContent();
   await page.locator('#device-bench summary').click();
   await page.locator('#device-bench select[name=bench-size]').selectOption(size);
@@ -49,7 +40,6 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  await context.close();
-  await rm(profile, { recursive: true, force: true });
-  server.close();
+  await browser.close();
+  await lab.close();
 }

@@ -20,13 +20,24 @@ export async function startLab({ isolation = !process.env.TF_WEB_NO_ISOLATION, d
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
+// Chromium on the machine's GPU through Vulkan (the flags headless Chromium on Linux needs for a hardware
+// WebGPU adapter; the GPU's Vulkan driver must be installed), or with the GPU off, where WebGPU has only its
+// software adapter (SwiftShader). TF_CHROMIUM_GPU=vulkan chooses the first for every browser test
+// (scripts/gpu-check.sh).
+export const GPU_FLAGS = Object.freeze({
+  vulkan: ['--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan', '--use-angle=vulkan', '--disable-vulkan-surface',
+    '--ignore-gpu-blocklist'],
+  off: ['--disable-gpu'],
+});
+
 // A browser context with a profile of its own (IndexedDB survives reloads inside it, not across tests).
-// webgpu: Chromium's software WebGPU adapter (SwiftShader) is offered to http://127.0.0.1 pages.
-export async function launch({ width = 1280, height = 800, webgpu = false } = {}) {
+// webgpu: WebGPU is offered to http://127.0.0.1 pages (the software adapter, unless gpu is 'vulkan').
+export async function launch({ width = 1280, height = 800, webgpu = false, gpu = process.env.TF_CHROMIUM_GPU || 'off' } = {}) {
+  if (!GPU_FLAGS[gpu]) throw new Error(`gpu must be one of ${Object.keys(GPU_FLAGS).join(', ')}, got ${gpu}`);
   const profile = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, viewport: { width, height },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
+    args: ['--headless', '--no-sandbox', ...GPU_FLAGS[gpu], '--disable-background-networking', '--no-first-run',
       ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
   });
   return {
