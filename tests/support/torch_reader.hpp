@@ -11,8 +11,6 @@
 #include <optional>
 #include <string>
 
-#include "support/scratch_dir.hpp"
-
 namespace tf::test {
 
 // The script's summary of the file at `path` (see its "read" command), or nothing without torch and numpy.
@@ -21,8 +19,8 @@ inline std::optional<nlohmann::json> torch_summary(const std::string& path) {
       "/usr/bin/python3 -c 'import importlib.util as u, sys; "
       "sys.exit(not (u.find_spec(\"torch\") and u.find_spec(\"numpy\")))' > /dev/null 2>&1";
   if (std::system(probe) != 0) return std::nullopt;  // finds the modules without the seconds an import takes
-  ScratchDir dir("torch_summary");
-  std::string summary = (dir.path / "summary.json").string();
+  // Beside the file, in the caller's own scratch folder: suites run side by side (ctest -j) each have theirs.
+  std::string summary = path + ".summary.json";
   std::string command = "/usr/bin/python3 " + std::string(TF_FIXTURE_DIR) + "/safetensors_check.py read '" +
                         path + "' > '" + summary + "'";
   REQUIRE(std::system(command.c_str()) == 0);
