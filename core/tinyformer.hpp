@@ -34,6 +34,8 @@
 #pragma once
 
 #include "autograd/node.hpp"
+#include "checkpoint/checkpoint.hpp"
+#include "checkpoint/finite_check.hpp"
 #include "data/sort_digits.hpp"
 #include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
@@ -47,9 +49,7 @@
 #include "interp/pieces.hpp"
 #include "interp/rollout.hpp"
 #include "interp/saliency.hpp"
-#include "io/checkpoint.hpp"
 #include "io/file_bytes.hpp"
-#include "io/finite_check.hpp"
 #include "io/json_fields.hpp"
 #include "nn/model.hpp"
 #include "ops/ops.hpp"

@@ -2,8 +2,8 @@
 // bytes -> checkpoint -> saved run (sizes checked) -> model -> a few words written (or ten digits sorted),
 // and the checkpoint written back. Refusals are tf::Errors; a file that loads must save again (unless it
 // holds non-finite values, which the writer refuses) and load to the same step, vocabulary and tensors.
+#include "checkpoint/checkpoint.hpp"
 #include "fuzz_check.hpp"
-#include "io/checkpoint.hpp"
 #include "run/saved_run.hpp"
 #include "sample/write_text.hpp"
 #include "util/error.hpp"

@@ -97,4 +97,12 @@ void run_backward(const Tensor& root, const Tensor& grad_root) {
   }
 }
 
+// Tensor's own entry to the pass lives here, with the engine, so that tensor/ needs nothing from autograd/.
+void Tensor::backward() const {
+  TF_CHECK(numel() == 1, "backward() without an output gradient needs a scalar, got shape ", shape().str());
+  run_backward(*this, Tensor::ones(shape(), device()));
+}
+
+void Tensor::backward(const Tensor& grad_output) const { run_backward(*this, grad_output); }
+
 }  // namespace tf

@@ -1,6 +1,7 @@
 // The position-wise MLP: Linear(C, hidden) -> GELU -> Linear(hidden, C). Children are named "0" and "2"
 // like nn.Sequential's indices, so the parameter names match the pages' PyTorch modules.
 #pragma once
+#include "backend/kernels.hpp"
 #include "nn/layers.hpp"
 
 namespace tf {

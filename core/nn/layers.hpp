@@ -1,7 +1,6 @@
 // The basic trainable pieces, with PyTorch's default initialisation: Linear (weight [out, in] and bias
 // uniform in +-1/sqrt(in)), Embedding (N(0, 1)), LayerNorm (ones and zeros).
 #pragma once
-#include "backend/backend.hpp"
 #include "nn/module.hpp"
 #include "util/rng.hpp"
 

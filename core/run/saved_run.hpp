@@ -1,7 +1,8 @@
 // A checkpoint read as what it holds: the model's config, the run's training config and task (absent in a
 // weights-only file), its step and vocabulary, checked to agree with each other and with the tensors
 // before anything is built from them. Every front end (CLI commands, the Embind layer) describes, opens,
-// resumes and saves runs through these calls, so the file's metadata keys are spelled in core/io alone.
+// resumes and saves runs through these calls, so the file's metadata keys are spelled in core/checkpoint
+// alone.
 #pragma once
 #include <memory>
 #include <optional>
@@ -9,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 #include "nn/model.hpp"
 #include "train/trainer.hpp"
 

@@ -2,7 +2,6 @@
 
 #include <cstdint>
 
-#include "autograd/node.hpp"
 #include "backend/backend.hpp"
 #include "util/error.hpp"
 
@@ -141,13 +140,6 @@ const std::shared_ptr<Node>& Tensor::grad_fn() const {
   static const std::shared_ptr<Node> none;
   return impl_ ? impl_->grad_fn : none;
 }
-
-void Tensor::backward() const {
-  TF_CHECK(numel() == 1, "backward() without an output gradient needs a scalar, got shape ", shape().str());
-  run_backward(*this, Tensor::ones(shape(), device()));
-}
-
-void Tensor::backward(const Tensor& grad_output) const { run_backward(*this, grad_output); }
 
 Tensor Tensor::detach() const {
   check_defined(impl_.get());

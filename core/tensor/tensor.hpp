@@ -59,7 +59,8 @@ class Tensor {
   void zero_grad() const;
   void set_grad(const Tensor& g) const;
   const std::shared_ptr<Node>& grad_fn() const;
-  // Reverse-mode pass from this tensor: a scalar unless an explicit output gradient is given.
+  // Reverse-mode pass from this tensor: a scalar unless an explicit output gradient is given. Defined by
+  // the engine (autograd/engine.cpp): autograd/ builds on tensor/, not the other way round.
   void backward() const;
   void backward(const Tensor& grad_output) const;
   // The same numbers, cut off from the graph (no grad_fn, no requires_grad).

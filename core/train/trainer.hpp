@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 #include "optim/optimizer.hpp"
 #include "optim/schedule.hpp"
 #include "train/task.hpp"

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "backend/kernels.hpp"
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 #include "run/saved_run.hpp"
 #include "run/session.hpp"
 #include "util/error.hpp"

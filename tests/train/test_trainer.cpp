@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "backend/backend.hpp"
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 #include "support/backends.hpp"
 #include "train/trainer.hpp"
 #include "util/error.hpp"

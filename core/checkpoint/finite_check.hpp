@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 
 namespace tf {
 

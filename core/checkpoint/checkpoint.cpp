@@ -1,4 +1,4 @@
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "checkpoint/finite_check.hpp"
 #include "io/file_bytes.hpp"
-#include "io/finite_check.hpp"
 #include "io/json_fields.hpp"
 #include "io/safetensors.hpp"
 #include "nn/model_config.hpp"

@@ -11,7 +11,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
 #include "io/file_bytes.hpp"
 #include "io/safetensors.hpp"
 #include "nn/layers.hpp"

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "io/checkpoint.hpp"
+#include "checkpoint/checkpoint.hpp"
+#include "checkpoint/finite_check.hpp"
 #include "io/file_bytes.hpp"
-#include "io/finite_check.hpp"
 #include "nn/model_config.hpp"
 #include "support/scratch_dir.hpp"
 #include "util/error.hpp"

@@ -1,4 +1,4 @@
-#include "io/finite_check.hpp"
+#include "checkpoint/finite_check.hpp"
 
 #include "ops/ops.hpp"
 #include "util/error.hpp"
