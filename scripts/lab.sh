@@ -55,6 +55,7 @@ run_tests() {
   stage "C++ tests, wasm single-threaded (Node)" ctest --test-dir build/wasm-st --output-on-failure -j "$JOBS"
   stage "C++ tests, wasm threaded (Node)" ctest --test-dir build/wasm-mt --output-on-failure -j "$JOBS"
   stage "WebGPU backend in headless Chromium (doctest)" run_webgpu_tests
+  stage "WebGPU dispatch, submit and upload counts on a recording device (node --test)" node --test tests/webgpu/
   stage "JS API of the wasm module (node --test)" node --test tests/wasm/
   stage "native CLI (node --test)" node --test tests/cli/
   stage "npm package: pack, install, train, tsc (node --test)" node --test tests/package/

@@ -136,6 +136,30 @@ export interface CheckpointInfo {
   metadata: Record<string, string>;  // the file's other metadata
 }
 
+// What the WebGPU backend sent to the device (Tinyformer.webgpuCounts): per step phase and in total.
+export interface WebGpuPhaseCounts {
+  dispatches: number;
+  workgroups: number;   // of all those dispatches together
+  submits: number;      // queue submits (a chunk of steps and its step log take one)
+  writes: number;       // queue writes (the uniform ring once per submit, uploads)
+  writeBytes: number;
+}
+export interface WebGpuPipelineCounts {
+  stem: string;         // the shader file (the profiler's row)
+  entry: string;        // the entry point
+  dispatches: number;
+  workgroups: number;
+  maxRows: number;      // the most rows of a reduction one invocation walked (0: none)
+  gemmCalls: number;    // GEMM calls whose product this pipeline computed
+  minGemmWorkgroups: number;  // the fewest workgroups one of them had (Infinity when none)
+}
+export interface WebGpuCounts {
+  phases: Record<'batch' | 'forward' | 'backward' | 'optimizer' | 'copies' | 'other', WebGpuPhaseCounts>;
+  total: WebGpuPhaseCounts;
+  pipelines: WebGpuPipelineCounts[];
+  syncPipelines: number;  // pipelines made at a dispatch rather than while loading (0 when all were ready)
+}
+
 // ---------------------------------------------------------------- the module
 
 export interface Tinyformer {
@@ -158,6 +182,10 @@ export interface Tinyformer {
   resetProfile(): void;   // clears what was recorded
   profiling(): boolean;
   profile(): Profile;
+
+  // The WebGPU build's counts since the last reset (null in the other builds).
+  webgpuCounts(): WebGpuCounts | null;
+  resetWebgpuCounts(): void;
 
   // The course's settings for a task and model family (toy: MyTransformer(14, 32, 1, 1), Adam 1e-3,
   // batch 64, 1500 steps; sort: the sorter, AdamW, one-cycle; stories: MyTransformer(2002)).

@@ -117,11 +117,13 @@ function checkWebGpuOptions(options) {
   if (bytes !== undefined && !(Number.isInteger(bytes) && bytes >= 256)) fail(`webgpuArenaBytes must be an integer >= 256, got ${bytes}`);
 }
 
-// Starts the WebGPU backend (the arena on the device) and reads one word of it back, so a device that was
-// lost or cannot hold the arena fails here rather than at the first training step.
+// Starts the WebGPU backend (the arena on the device), waits for its pipelines (all compiled now, none at
+// the first step) and reads one word of the arena back, so a device that was lost, cannot hold the arena or
+// cannot compile a shader fails here rather than at the first training step.
 async function startWebGpu(wasm) {
   try {
     wasm.checkDevice('webgpu');
+    await wasm.webgpuReady();
     await wasm.webgpuRead(256, 4);
   } catch (e) {
     fail(`the WebGPU build did not start: ${e.message}`);
@@ -271,6 +273,17 @@ class Tinyformer {
   }
   profile() {
     return profileOf(JSON.parse(this.#wasm.profileJson()));
+  }
+
+  // The WebGPU build's counts since the last reset (null elsewhere): per step phase (batch, forward,
+  // backward, optimizer, copies, other) and in total, dispatches, workgroups, queue submits, queue writes
+  // and their bytes; per pipeline its dispatches and workgroups, the most rows of a reduction one invocation
+  // walked, its GEMM calls and the fewest workgroups of one; syncPipelines (made late: 0 when all were ready).
+  webgpuCounts() {
+    return this.webgpu ? this.#wasm.webgpuCounts() : null;
+  }
+  resetWebgpuCounts() {
+    if (this.webgpu) this.#wasm.webgpuResetCounts();
   }
 
   defaultConfig(task, kind = '') {

@@ -9,21 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/step_phase.hpp"
+
 namespace tf {
 
-// The parts of a training step. Each moment of a step belongs to exactly one phase (a nested phase
-// pauses the one around it), so the phases add up to the step's wall time. Copies are host<->device.
-#define TF_PROFILE_PHASES(X) \
-  X(Batch, "batch")          \
-  X(Forward, "forward")      \
-  X(Backward, "backward")    \
-  X(Optimizer, "optimizer")  \
-  X(Copies, "copies")        \
-  X(Other, "other")
-
-#define TF_PROFILE_PHASE_ENUMERATOR(id, name) id,
-enum class Phase { TF_PROFILE_PHASES(TF_PROFILE_PHASE_ENUMERATOR) };
-#undef TF_PROFILE_PHASE_ENUMERATOR
+// The parts of a training step (util/step_phase.hpp). A nested phase pauses the one around it, so the
+// phases add up to the step's wall time.
 
 struct StemTime {
   std::string stem;        // a kernel file stem of backend/kernels.hpp ("gemm", "softmax", "memory")
@@ -61,7 +52,7 @@ bool running();
 Profile read();
 }  // namespace profiler
 
-// Marks the time until it ends as `phase` of the current step (nothing when not profiling).
+// Marks the time until it ends as `phase` of the current step (current_phase); timed only when profiling.
 class PhaseScope {
  public:
   explicit PhaseScope(Phase phase);

@@ -21,7 +21,6 @@ struct ThreadStep {
   Clock::time_point since, start;
 };
 thread_local ThreadStep t_step;
-thread_local Phase t_phase = Phase::Forward;  // outside a step, kernels count as forward work
 
 uint64_t ns(Clock::duration d) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
@@ -53,8 +52,8 @@ bool recording() { return g_recording.load(std::memory_order_relaxed); }
 void set_recording(bool on) { g_recording.store(on, std::memory_order_relaxed); }
 
 Column current_column() {
-  if (t_phase == Phase::Backward) return kBackward;
-  if (t_phase == Phase::Optimizer) return kOther;
+  if (current_phase() == Phase::Backward) return kBackward;
+  if (current_phase() == Phase::Optimizer) return kOther;
   return kForward;
 }
 
@@ -92,24 +91,28 @@ namespace tf {
 
 using profiler::Clock;
 
-PhaseScope::PhaseScope(Phase phase) : active_(profiler::recording()), outer_(profiler::t_phase) {
-  if (!active_) return;
-  profiler::credit_phase(Clock::now());
-  profiler::t_phase = profiler::t_step.phase = phase;
+// The phase is tracked whether or not the profiler records (a device's counters read it), timed when it does.
+PhaseScope::PhaseScope(Phase phase) : active_(profiler::recording()), outer_(current_phase()) {
+  if (active_) {
+    profiler::credit_phase(Clock::now());
+    profiler::t_step.phase = phase;
+  }
+  set_current_phase(phase);
 }
 
 PhaseScope::~PhaseScope() {
-  if (!active_) return;
-  profiler::credit_phase(Clock::now());
-  profiler::t_phase = outer_;
-  profiler::t_step.phase = outer_;
+  if (active_) {
+    profiler::credit_phase(Clock::now());
+    profiler::t_step.phase = outer_;
+  }
+  set_current_phase(outer_);
 }
 
 StepScope::StepScope() : active_(profiler::recording() && !profiler::t_step.open) {
   if (!active_) return;
   Clock::time_point now = Clock::now();
   profiler::t_step = {true, Phase::Other, now, now};
-  profiler::t_phase = Phase::Other;
+  set_current_phase(Phase::Other);
 }
 
 StepScope::~StepScope() {
@@ -119,7 +122,7 @@ StepScope::~StepScope() {
   profiler::g_step_ns.fetch_add(profiler::ns(now - profiler::t_step.start), std::memory_order_relaxed);
   profiler::g_steps.fetch_add(1, std::memory_order_relaxed);
   profiler::t_step.open = false;
-  profiler::t_phase = Phase::Forward;
+  set_current_phase(Phase::Forward);
 }
 
 }  // namespace tf

@@ -40,7 +40,7 @@ void attention_forward(const AttentionArgs& a, const float* q, const float* k, c
   if (empty(a)) return;
   AttentionParams p = attention_params(a);
   p.q = word(q), p.k = word(k), p.v = word(v), p.out = word(out), p.weights = word(weights);
-  dispatch("attention", "attention_forward", &p, sizeof p, row_groups(int64_t{a.B} * a.heads * a.Tq));
+  dispatch(Pipeline::attention_forward, p, {row_groups(int64_t{a.B} * a.heads * a.Tq)});
 }
 
 void attention_backward(const AttentionArgs& a, const float* q, const float* k, const float* v,
@@ -50,8 +50,9 @@ void attention_backward(const AttentionArgs& a, const float* q, const float* k, 
   Scratch<float> ds(static_cast<size_t>(a.B) * a.heads * a.Tq * a.Tk);  // [B, heads, Tq, Tk]
   p.q = word(q), p.k = word(k), p.v = word(v), p.out = word(dout), p.weights = word(weights);
   p.ds = word(ds.get()), p.dq = word(dq), p.dk = word(dk), p.dv = word(dv);
-  dispatch("attention", "attention_backward", &p, sizeof p, row_groups(int64_t{a.B} * a.heads * a.Tq));
-  dispatch("attention", "attention_backward_keys", &p, sizeof p, row_groups(int64_t{a.B} * a.heads * a.Tk));
+  dispatch(Pipeline::attention_backward, p, {row_groups(int64_t{a.B} * a.heads * a.Tq)});
+  // dk and dv of a key: sums over the Tq queries, walked by each invocation
+  dispatch(Pipeline::attention_backward_keys, p, {row_groups(int64_t{a.B} * a.heads * a.Tk)}, {p.Tq});
 }
 
 }  // namespace tf::webgpu

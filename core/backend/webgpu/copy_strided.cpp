@@ -50,7 +50,7 @@ void accumulate_reduced(const float* src, const Strides4& ss, float* dst, const 
   p.n = p.dims[0] * p.dims[1] * p.dims[2] * p.dims[3];
   p.inner_n = p.inner[0] * p.inner[1] * p.inner[2] * p.inner[3];
   p.src = word(src), p.dst = word(dst);
-  dispatch_1d("copy_strided", "copy_strided_reduce", &p, sizeof p, p.n);
+  dispatch_1d(Pipeline::copy_strided_reduce, p, p.n, {p.inner_n});
 }
 
 }  // namespace
@@ -70,7 +70,7 @@ void copy_strided(const float* src, const Strides4& src_strides, float* dst, con
     p.ss[i] = i32(src_strides[i]);
     p.ds[i] = i32(dst_strides[i]);
   }
-  dispatch_1d("copy_strided", "copy_strided", &p, sizeof p, static_cast<size_t>(n));
+  dispatch_1d(Pipeline::copy_strided, p, static_cast<size_t>(n));
 }
 
 }  // namespace tf::webgpu

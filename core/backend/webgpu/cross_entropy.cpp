@@ -20,7 +20,7 @@ void cross_entropy_forward(const float* logits, const int32_t* targets, float* l
   u32(N * V);
   CrossEntropyParams p{word(logits), word(targets), word(loss_rows), dunit ? word(dunit) : 0u,
                        u32(N),       u32(V),        dunit ? 1u : 0u, 0};
-  dispatch("cross_entropy", "cross_entropy_forward", &p, sizeof p, row_groups(N));
+  dispatch(Pipeline::cross_entropy_forward, p, {row_groups(N)});
 }
 
 }  // namespace tf::webgpu

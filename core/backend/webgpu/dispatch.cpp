@@ -1,20 +1,25 @@
 // The C++ side of the bridge: the imports of webgpu_library.js, each turned into a tf::Error when it
-// reports a failure (a JS exception would skip C++ unwinding), and the pointer <-> arena offset rules.
+// reports a failure (a JS exception would skip C++ unwinding), the uniform ring the Params are staged in
+// (here in wasm memory, so the JS side copies nothing per dispatch), and the pointer <-> arena offset rules.
+// Each call names the step phase it runs in (util/step_phase.hpp), for the counters.
 #include "backend/webgpu/dispatch.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "backend/webgpu/shaders.hpp"
 #include "util/error.hpp"
+#include "util/step_phase.hpp"
 
 extern "C" {
-int tf_webgpu_init();
+int tf_webgpu_init(const void* ring, uint32_t ring_bytes, uint32_t* ring_used, const char* phases,
+                   const void* pipelines, uint32_t count);
 double tf_webgpu_arena_bytes();
 void tf_webgpu_message(char* buffer, uint32_t capacity);
-int tf_webgpu_dispatch(const char* stem, const char* entry, const char* source, const void* params,
-                       uint32_t params_bytes, uint32_t x, uint32_t y, uint32_t z);
-int tf_webgpu_flush();
-int tf_webgpu_write(uint32_t offset, const void* src, uint32_t bytes);
+int tf_webgpu_dispatch(uint32_t pipeline, uint32_t slot, uint32_t x, uint32_t y, uint32_t z, uint32_t rows,
+                       int gemm, int phase);
+int tf_webgpu_submit(int phase);
+int tf_webgpu_write(uint32_t offset, const void* src, uint32_t bytes, int phase);
 int tf_webgpu_read(void* dst, uint32_t offset, uint32_t bytes);
 }
 
@@ -23,6 +28,19 @@ namespace tf::webgpu {
 namespace {
 
 constexpr uint32_t kMaxGroupsPerDimension = 65535;
+constexpr size_t kRingBytes = size_t(2) << 20;  // 8192 slots: a chunk of several steps per submit
+
+#define TF_PHASE_NAME(id, name) name ","
+constexpr const char kPhaseNames[] = TF_PROFILE_PHASES(TF_PHASE_NAME);
+#undef TF_PHASE_NAME
+
+// The uniform ring: each dispatch's Params in its own kMaxParamsBytes slot, written to the GPU's copy of
+// the ring in one queue write when the recorded work is submitted. The JS side reads and resets the bytes
+// used when it submits (also for an asynchronous read, which C++ does not see).
+alignas(kMaxParamsBytes) uint8_t g_ring[kRingBytes];
+uint32_t g_ring_used = 0;
+
+int phase() { return static_cast<int>(current_phase()); }
 
 // Raises the library's message when an import reported a failure.
 void check(int status) {
@@ -35,7 +53,8 @@ void check(int status) {
 }  // namespace
 
 bool present() {
-  static const bool ready = tf_webgpu_init() != 0;
+  static const bool ready = tf_webgpu_init(g_ring, kRingBytes, &g_ring_used, kPhaseNames,
+                                           &pipeline_info(Pipeline{}), kPipelineCount) != 0;
   return ready;
 }
 
@@ -58,43 +77,40 @@ uint32_t word(const void* device_ptr) {
   return static_cast<uint32_t>(offset / 4);
 }
 
-void dispatch(const char* stem, const char* entry, const void* params, size_t params_bytes, uint32_t groups_x,
-              uint32_t groups_y, uint32_t groups_z) {
-  TF_CHECK(params_bytes <= kMaxParamsBytes && params_bytes % 16 == 0, "WebGPU ", stem, "/", entry,
-           ": Params of ", params_bytes, " bytes (a multiple of 16, at most ", kMaxParamsBytes, ")");
-  TF_CHECK(groups_x <= kMaxGroupsPerDimension && groups_y <= kMaxGroupsPerDimension &&
-               groups_z <= kMaxGroupsPerDimension,
-           "WebGPU ", stem, "/", entry, ": more than ", kMaxGroupsPerDimension, " workgroups in a dimension");
-  if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;
-  check(tf_webgpu_dispatch(stem, entry, shader_source(stem), params, static_cast<uint32_t>(params_bytes),
-                           groups_x, groups_y, groups_z));
+void dispatch_params(Pipeline pipeline, const void* params, size_t bytes, Groups g, Work work) {
+  TF_CHECK(g.x <= kMaxGroupsPerDimension && g.y <= kMaxGroupsPerDimension && g.z <= kMaxGroupsPerDimension,
+           "WebGPU ", pipeline_info(pipeline).entry, ": more than ", kMaxGroupsPerDimension,
+           " workgroups in a dimension");
+  if (g.x == 0 || g.y == 0 || g.z == 0) return;
+  if (g_ring_used + kMaxParamsBytes > kRingBytes) flush();
+  uint32_t slot = g_ring_used;
+  std::memcpy(g_ring + slot, params, bytes);
+  g_ring_used += kMaxParamsBytes;
+  check(tf_webgpu_dispatch(static_cast<uint32_t>(pipeline), slot, g.x, g.y, g.z, work.rows, work.gemm ? 1 : 0,
+                           phase()));
 }
 
-Grid grid_for(size_t n) {
+Groups grid_for(size_t n) {
   size_t groups = (n + kGroupSize - 1) / kGroupSize;
-  Grid g;
+  Groups g;
   g.x = static_cast<uint32_t>(std::min<size_t>(groups, kMaxGroupsPerDimension));
   g.y = static_cast<uint32_t>(g.x ? (groups + g.x - 1) / g.x : 0);
   return g;
 }
 
-void dispatch_1d(const char* stem, const char* entry, const void* params, size_t params_bytes, size_t n) {
-  if (n == 0) return;
-  Grid g = grid_for(n);
-  dispatch(stem, entry, params, params_bytes, g.x, g.y);
-}
-
-void flush() { check(tf_webgpu_flush()); }
+void flush() { check(tf_webgpu_submit(phase())); }
 
 void write(void* device_ptr, const void* host, size_t bytes) {
   if (bytes == 0) return;
   TF_CHECK(bytes % 4 == 0, "WebGPU uploads whole 4-byte words (", bytes, " bytes asked)");
-  check(tf_webgpu_write(word(device_ptr) * 4u, host, static_cast<uint32_t>(bytes)));
+  uint32_t offset = word(device_ptr) * 4u;
+  flush();  // queue.writeBuffer runs before any command buffer submitted after it: the recorded work first
+  check(tf_webgpu_write(offset, host, static_cast<uint32_t>(bytes), phase()));
 }
 
 void read(void* host, const void* device_ptr, size_t bytes) {
   if (bytes == 0) return;
-  check(tf_webgpu_read(host, word(device_ptr) * 4u, static_cast<uint32_t>(bytes)));
+  check(tf_webgpu_read(host, word(device_ptr) * 4u, static_cast<uint32_t>(bytes)));  // submits the work first
 }
 
 }  // namespace tf::webgpu

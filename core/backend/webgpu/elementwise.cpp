@@ -27,7 +27,7 @@ uint32_t count(size_t n) {
   return static_cast<uint32_t>(n);
 }
 
-void run(const char* entry, const Params& p) { dispatch_1d("elementwise", entry, &p, sizeof p, p.n); }
+void run(Pipeline pipeline, const Params& p) { dispatch_1d(pipeline, p, p.n); }
 
 void set_strides(int32_t (&out)[4], const Strides4& s) {
   for (int i = 0; i < 4; ++i) out[i] = static_cast<int32_t>(s[static_cast<size_t>(i)]);
@@ -38,7 +38,7 @@ void set_strides(int32_t (&out)[4], const Strides4& s) {
 void copy_words(void* dst, const void* src, size_t words) {
   Params p;
   p.n = count(words), p.x = word(src), p.y = word(dst);
-  run("copy", p);
+  run(Pipeline::copy, p);
 }
 
 void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float* b, const Strides4& sb,
@@ -51,35 +51,35 @@ void binary_forward(BinaryOp op, const float* a, const Strides4& sa, const float
   for (size_t i = 0; i < 4; ++i) p.dims[i] = static_cast<uint32_t>(dims.size[i]);
   set_strides(p.sx, sa);
   set_strides(p.sy, sb);
-  run("binary_forward", p);
+  run(Pipeline::binary_forward, p);
 }
 
 void fill(float* dst, float value, size_t n) {
   Params p;
   p.n = count(n), p.y = n ? word(dst) : 0;
   std::memcpy(&p.bits, &value, sizeof value);  // the exact bits, NaN payloads included
-  run("fill", p);
+  run(Pipeline::fill, p);
 }
 
 void scale(const float* x, float alpha, float* y, size_t n) {
   Params p;
   p.n = count(n), p.alpha = alpha;
   if (n) p.x = word(x), p.y = word(y);
-  run("scale", p);
+  run(Pipeline::scale, p);
 }
 
 void axpy(float alpha, const float* x, float* y, size_t n) {
   Params p;
   p.n = count(n), p.alpha = alpha;
   if (n) p.x = word(x), p.y = word(y);
-  run("axpy", p);
+  run(Pipeline::axpy, p);
 }
 
 void mul_accumulate(const float* a, const float* b, float* y, size_t n) {
   Params p;
   p.n = count(n);
   if (n) p.x = word(a), p.y = word(b), p.z = word(y);
-  run("mul_accumulate", p);
+  run(Pipeline::mul_accumulate, p);
 }
 
 }  // namespace tf::webgpu

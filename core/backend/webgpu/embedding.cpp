@@ -23,13 +23,13 @@ EmbeddingParams embedding_params(const float* table, const int32_t* ids, const f
 void embedding_forward(const float* table, const int32_t* ids, float* out, int64_t n, int64_t C) {
   if (n <= 0 || C <= 0) return;
   EmbeddingParams p = embedding_params(table, ids, out, n, C);
-  dispatch_1d("embedding", "embedding_forward", &p, sizeof p, static_cast<size_t>(n * C));
+  dispatch_1d(Pipeline::embedding_forward, p, static_cast<size_t>(n * C));
 }
 
 void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C) {
   if (n <= 0 || C <= 0) return;
   EmbeddingParams p = embedding_params(dtable, ids, dout, n, C);
-  dispatch_1d("embedding", "embedding_backward", &p, sizeof p, static_cast<size_t>(C));
+  dispatch_1d(Pipeline::embedding_backward, p, static_cast<size_t>(C), {p.n});
 }
 
 }  // namespace tf::webgpu

@@ -22,7 +22,7 @@ void gelu_forward(const float* x, float* y, float* slope, size_t n, GeluMode mod
   GeluParams p{
       word(x),         word(y), slope ? word(slope) : 0u, u32(static_cast<int64_t>(n)), mode_of(mode),
       slope ? 1u : 0u, {}};
-  dispatch_1d("gelu", "gelu_forward", &p, sizeof p, n);
+  dispatch_1d(Pipeline::gelu_forward, p, n);
 }
 
 }  // namespace tf::webgpu

@@ -34,8 +34,8 @@ void gemm(const GemmArgs& g, const float* A, const float* B, float* C) {
   p.src = g.bias ? word(g.bias) : p.c;  // a bias row is read at row and batch stride 0
   p.ld_src = g.bias ? 0 : p.ldc, p.stride_src = g.bias ? 0 : p.stride_c;
   p.alpha = g.alpha, p.beta = g.beta;
-  dispatch("gemm", "gemm", &p, sizeof p, (p.N + kTile - 1) / kTile, (p.M + kTile - 1) / kTile,
-           static_cast<uint32_t>(g.batch));
+  dispatch(Pipeline::gemm, p,
+           {(p.N + kTile - 1) / kTile, (p.M + kTile - 1) / kTile, static_cast<uint32_t>(g.batch)}, {0, true});
 }
 
 }  // namespace tf::webgpu

@@ -23,7 +23,7 @@ void layer_norm_forward(const float* x, const float* gamma, const float* beta, f
   u32(rows * C);
   LayerNormParams p{word(x),   word(gamma), word(beta), word(y), word(mean), word(rstd),
                     u32(rows), u32(C),      eps,        0,       0,          0};
-  dispatch("layer_norm", "layer_norm_forward", &p, sizeof p, row_groups(rows));
+  dispatch(Pipeline::layer_norm_forward, p, {row_groups(rows)});
 }
 
 void layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
@@ -32,8 +32,8 @@ void layer_norm_backward(const float* dy, const float* x, const float* gamma, co
   u32(rows * C);
   LayerNormParams p{word(x),   word(gamma), 0,   word(dx), word(mean),   word(rstd),
                     u32(rows), u32(C),      0.f, word(dy), word(dgamma), word(dbeta)};
-  dispatch("layer_norm", "layer_norm_backward", &p, sizeof p, row_groups(rows));
-  dispatch_1d("layer_norm", "layer_norm_backward_params", &p, sizeof p, static_cast<size_t>(C));
+  dispatch(Pipeline::layer_norm_backward, p, {row_groups(rows)});
+  dispatch_1d(Pipeline::layer_norm_backward_params, p, static_cast<size_t>(C), {p.rows});
 }
 
 }  // namespace tf::webgpu

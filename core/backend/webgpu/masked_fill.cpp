@@ -26,7 +26,7 @@ void masked_fill(const float* x, const float* mask, const Strides4& mask_strides
     p.size[d] = u32(dims.size[d]);
     p.mask_stride[d] = u32(mask_strides[d]);
   }
-  dispatch_1d("masked_fill", "masked_fill", &p, sizeof p, static_cast<size_t>(n));
+  dispatch_1d(Pipeline::masked_fill, p, static_cast<size_t>(n));
 }
 
 }  // namespace tf::webgpu

@@ -36,7 +36,7 @@ void adam_step(float* param, const float* grad, float* m, float* v, size_t n, co
   p.decay = static_cast<float>(1.0 - static_cast<double>(a.lr) * a.weight_decay);
   p.has_guard = a.guard ? 1u : 0u;
   p.guard = a.guard ? word(a.guard) : 0u;
-  dispatch_1d("optimizer", "adam_step", &p, sizeof p, n);
+  dispatch_1d(Pipeline::adam_step, p, n);
 }
 
 void sgd_step(float* param, const float* grad, float* momentum, size_t n, const SgdArgs& a) {
@@ -52,7 +52,7 @@ void sgd_step(float* param, const float* grad, float* momentum, size_t n, const 
   p.weight_decay = a.weight_decay;
   p.has_guard = a.guard ? 1u : 0u;
   p.guard = a.guard ? word(a.guard) : 0u;
-  dispatch_1d("optimizer", "sgd_step", &p, sizeof p, n);
+  dispatch_1d(Pipeline::sgd_step, p, n);
 }
 
 }  // namespace tf::webgpu

@@ -28,17 +28,18 @@ void reduce_to(const float* x, size_t n, float* out, Mode mode) {
   size_t groups = std::clamp<size_t>((n + 1023) / 1024, 1, kPartials);
   Params p;
   p.n = static_cast<uint32_t>(n), p.x = n ? word(x) : 0, p.mode = mode;
+  Work walked{static_cast<uint32_t>((n + groups * 256 - 1) / (groups * 256))};  // items per invocation
   if (groups == 1) {
     p.out = word(out);
-    dispatch("reduce", "sum", &p, sizeof p, 1);
+    dispatch(Pipeline::sum, p, {}, walked);
     return;
   }
   Scratch<float> partials(groups);
   p.out = word(partials.get());
-  dispatch("reduce", "sum", &p, sizeof p, static_cast<uint32_t>(groups));
+  dispatch(Pipeline::sum, p, {static_cast<uint32_t>(groups)}, walked);
   Params q;
   q.n = static_cast<uint32_t>(groups), q.x = word(partials.get()), q.out = word(out), q.mode = kSum;
-  dispatch("reduce", "sum", &q, sizeof q, 1);
+  dispatch(Pipeline::sum, q, {}, {1});
 }
 
 }  // namespace
@@ -52,7 +53,7 @@ void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accum
   Params p;
   p.x = rows ? word(x) : 0, p.out = word(out);
   p.rows = static_cast<uint32_t>(rows), p.cols = static_cast<uint32_t>(cols), p.accumulate = accumulate;
-  dispatch_1d("reduce", "sum_rows", &p, sizeof p, static_cast<size_t>(cols));
+  dispatch_1d(Pipeline::sum_rows, p, static_cast<size_t>(cols), {p.rows});
 }
 
 bool all_finite(const float* x, size_t n) {

@@ -43,7 +43,7 @@ void rotary_forward(const float* x, float* y, int64_t B, int64_t T, int64_t cols
   copy_from_host(device_table.get(), table.data(), sizeof(float) * table.size());
   RotaryParams p{word(x),   word(y),       word(device_table.get()), u32(B * T), u32(T),
                  u32(cols), u32(head_dim), u32(rotate_cols)};
-  dispatch_1d("rotary", "rotary_forward", &p, sizeof p, static_cast<size_t>(B * T * cols));
+  dispatch_1d(Pipeline::rotary_forward, p, static_cast<size_t>(B * T * cols));
 }
 
 }  // namespace tf::webgpu

@@ -30,7 +30,7 @@ void step_guard(const float* squares, size_t n, const float* loss, float report_
   p.clip = std::isfinite(max_norm) ? 1u : 0u;
   p.report_scale = report_scale;
   p.max_norm = p.clip ? max_norm : 0.f;
-  dispatch("step_guard", "step_guard", &p, sizeof p, 1);
+  dispatch(Pipeline::step_guard, p, {}, {p.n});
 }
 
 }  // namespace tf::webgpu

@@ -1,31 +1,45 @@
 // The JS side of the WebGPU backend, linked into the module with --js-library (dispatch.cpp is the C++
 // side). It owns the GPUDevice handed in as Module.webgpu, the arena (the one GPUBuffer all device memory
-// lives in), the compute pipelines (made on first use from the WGSL that C++ embeds), a ring of uniform
-// parameter slots and the open command encoder. Every import returns 0, or 1 with a message kept for
-// tf_webgpu_message: a JS exception must not cross wasm frames (C++ would not unwind), so C++ raises it.
-// Reads back need Asyncify (the doctest build); production reads use Module.webgpuRead (a Promise).
+// lives in), the compute pipelines (all made with createComputePipelineAsync while the module loads, from
+// the WGSL that C++ embeds; Module.webgpuReady() settles when they are), the GPU copy of the uniform ring
+// (C++ stages the Params in wasm memory: one queue write per submit) and the open command encoder. Every
+// import returns 0, or 1 with a message kept for tf_webgpu_message: a JS exception must not cross wasm
+// frames (C++ would not unwind), so C++ raises it. Nothing is allocated per dispatch. The counters
+// (Module.webgpuCounts) count dispatches, workgroups, submits and queue writes per step phase, and per
+// pipeline the facts C++ gives (rows a reduction's invocation walks, GEMM calls' workgroups). Reads back
+// need Asyncify (the doctest build); production reads use Module.webgpuRead (a Promise).
 
 mergeInto(LibraryManager.library, {
   $TFGPU: {
     device: null,
     arena: null,
     arenaBytes: 0,
-    ring: null,          // GPUBuffer of uniform slots (dynamic offsets)
-    staging: null,       // Uint8Array: the slots recorded since the last flush
-    ringUsed: 0,
-    slotBytes: 256,      // minUniformBufferOffsetAlignment, and the largest Params
-    ringBytes: 1 << 20,
+    ring: null,         // GPUBuffer: the uniform slots (dynamic offsets), written from wasm memory at submit
+    ringPtr: 0,         // where C++ stages them in wasm memory
+    usedPtr: 0,         // C++'s count of the ring's bytes in use (a u32 in wasm memory), reset at submit
+    slotBytes: 256,     // minUniformBufferOffsetAlignment, and the largest Params
     bindGroup: null,
-    pipelineLayout: null,
-    pipelines: null,  // Map "stemPtr:entryPtr" -> GPUComputePipeline (made in init: the library's
-    modules: null,    // object literal is written out as text, where a Map would not survive); stem -> module
+    offsets: null,      // Uint32Array(1): the dynamic offset of a dispatch, reused
+    pipelines: [],      // by id (pipelines.hpp); null until its createComputePipelineAsync settles
+    info: [],           // by id: {stem, entry, source}
+    pending: [],        // the pipelines' creation promises
     encoder: null,
     pass: null,
-    lost: null,            // why the device was lost, once it is
-    errors: [],            // uncaptured errors and failed shader compiles, raised at the next call
+    lost: null,         // why the device was lost, once it is
+    errors: [],         // uncaptured errors and failed shader compiles, raised at the next call
     message: '',
+    phases: [],         // the step phases' names (profile.hpp), by index
+    counts: null,       // Float64Array [phase][kCounted]
+    perPipeline: null,  // Float64Array [pipeline][kPipelineCounted]
+    syncPipelines: 0,   // pipelines made synchronously because a dispatch came before they were ready
 
     base: 256,  // the device pointer of arena offset 0 (kArenaBase in dispatch.hpp)
+
+    // Per phase: dispatches, workgroups, submits, queue writes and their bytes.
+    counted: ['dispatches', 'workgroups', 'submits', 'writes', 'writeBytes'],
+    // Per pipeline: dispatches, workgroups, the most rows an invocation walked, GEMM calls, and the fewest
+    // workgroups of one of them (Infinity when none).
+    pipelineCounted: ['dispatches', 'workgroups', 'maxRows', 'gemmCalls', 'minGemmWorkgroups'],
 
     read: async function(ptr, bytes) {
       if (!TFGPU.device) throw new Error('this module has no WebGPU device (pass { webgpu: GPUDevice })');
@@ -55,18 +69,20 @@ mergeInto(LibraryManager.library, {
       return 0;
     },
 
-    init: function() {
+    init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count) {
       var device = Module['webgpu'];
       if (!device || typeof device.createBuffer !== 'function') return 0;
       TFGPU.device = device;
-      TFGPU.pipelines = new Map();
-      TFGPU.modules = new Map();
       device.lost.then(function(info) {
         TFGPU.lost = (info && info.message) || (info && info.reason) || 'unknown reason';
       });
       device.addEventListener('uncapturederror', function(e) {
         TFGPU.errors.push(e.error && e.error.message ? e.error.message : String(e.error));
       });
+      TFGPU.phases = UTF8ToString(phasesPtr).split(',').filter(Boolean);
+      TFGPU.counts = new Float64Array(TFGPU.phases.length * TFGPU.counted.length);
+      TFGPU.perPipeline = new Float64Array(count * TFGPU.pipelineCounted.length);
+      TFGPU.resetCounts();
       var limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
       var wanted = Module['webgpuArenaBytes'] || limit;
       TFGPU.arenaBytes = Math.floor(Math.min(limit, wanted, 4294967040) / 256) * 256;
@@ -74,18 +90,19 @@ mergeInto(LibraryManager.library, {
         label: 'tinyformer arena', size: TFGPU.arenaBytes,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
       });
+      TFGPU.ringPtr = ringPtr;
+      TFGPU.usedPtr = usedPtr;
       TFGPU.ring = device.createBuffer({
-        label: 'tinyformer params', size: TFGPU.ringBytes,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        label: 'tinyformer params', size: ringBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
       });
-      TFGPU.staging = new Uint8Array(TFGPU.ringBytes);
+      TFGPU.offsets = new Uint32Array(1);
       var layout = device.createBindGroupLayout({
         entries: [
           { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
           { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
         ],
       });
-      TFGPU.pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout] });
+      var pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout] });
       TFGPU.bindGroup = device.createBindGroup({
         layout: layout,
         entries: [
@@ -93,53 +110,112 @@ mergeInto(LibraryManager.library, {
           { binding: 1, resource: { buffer: TFGPU.ring, size: TFGPU.slotBytes } },
         ],
       });
+      TFGPU.makePipelines(pipelineLayout, table, count);
       return 1;
     },
 
-    // The pipeline of (stem, entry), made on first use. Creation does not throw on a bad shader: the
-    // error scope reports it asynchronously, and check() raises it at a later call.
-    pipeline: function(stemPtr, entryPtr, sourcePtr) {
-      var key = stemPtr + ':' + entryPtr;
-      var found = TFGPU.pipelines.get(key);
-      if (found) return found;
-      var stem = UTF8ToString(stemPtr), entry = UTF8ToString(entryPtr), device = TFGPU.device;
-      var module = TFGPU.modules.get(stem);
-      if (!module) {
-        module = device.createShaderModule({ label: stem, code: UTF8ToString(sourcePtr) });
-        TFGPU.modules.set(stem, module);
+    // Every pipeline of the table (C++ PipelineInfo[count]: stem, entry and source pointers), asynchronously;
+    // one shader module per stem. A shader that fails to compile is raised at the next call.
+    makePipelines: function(layout, table, count) {
+      var modules = {};
+      for (var id = 0; id < count; ++id) {
+        var at = (table >> 2) + id * 3;
+        var info = { stem: UTF8ToString(HEAPU32[at]), entry: UTF8ToString(HEAPU32[at + 1]) };
+        var module = modules[info.stem];
+        if (!module) module = modules[info.stem] = TFGPU.device.createShaderModule({ label: info.stem, code: UTF8ToString(HEAPU32[at + 2]) });
+        info.descriptor = { label: info.stem + '/' + info.entry, layout: layout, compute: { module: module, entryPoint: info.entry } };
+        TFGPU.info.push(info);
+        TFGPU.pipelines.push(null);
+        TFGPU.pending.push(TFGPU.device.createComputePipelineAsync(info.descriptor).then(function(id, made) {
+          TFGPU.pipelines[id] = TFGPU.pipelines[id] || made;
+        }.bind(null, id), function(info, error) {
+          TFGPU.errors.push('the shader ' + info.descriptor.label + ' failed to compile: ' + (error && error.message));
+        }.bind(null, info)));
       }
-      device.pushErrorScope('validation');
-      var made = device.createComputePipeline({
-        label: stem + '/' + entry, layout: TFGPU.pipelineLayout, compute: { module: module, entryPoint: entry },
-      });
-      device.popErrorScope().then(function(error) {
-        if (error) TFGPU.errors.push('the shader ' + stem + '/' + entry + ' failed to compile: ' + error.message);
-      });
-      TFGPU.pipelines.set(key, made);
-      return made;
     },
 
-    // Ends the open pass, uploads the recorded parameters and submits the encoder.
-    flush: function() {
+    // A pipeline a dispatch needs before its asynchronous creation settled (a caller that did not wait for
+    // Module.webgpuReady): made synchronously, and counted.
+    pipelineNow: function(id) {
+      TFGPU.syncPipelines++;
+      return TFGPU.pipelines[id] = TFGPU.device.createComputePipeline(TFGPU.info[id].descriptor);
+    },
+
+    other: function() { return TFGPU.phases.indexOf('other'); },  // reads come between steps
+
+    count: function(phase, field, amount) {
+      TFGPU.counts[phase * TFGPU.counted.length + field] += amount;
+    },
+
+    resetCounts: function() {
+      TFGPU.counts.fill(0);
+      TFGPU.perPipeline.fill(0);
+      for (var id = 0, n = TFGPU.pipelineCounted.length; id * n < TFGPU.perPipeline.length; ++id) TFGPU.perPipeline[id * n + 4] = Infinity;
+      TFGPU.syncPipelines = 0;
+    },
+
+    countDispatch: function(id, groups, rows, gemm, phase) {
+      TFGPU.count(phase, 0, 1);
+      TFGPU.count(phase, 1, groups);
+      var at = id * TFGPU.pipelineCounted.length, c = TFGPU.perPipeline;
+      c[at] += 1;
+      c[at + 1] += groups;
+      if (rows > c[at + 2]) c[at + 2] = rows;
+      if (gemm) {
+        c[at + 3] += 1;
+        if (groups < c[at + 4]) c[at + 4] = groups;
+      }
+    },
+
+    // The counters as plain objects: {phases: {name: {dispatches, ...}}, total, pipelines: [...], syncPipelines}.
+    snapshot: function() {
+      var fields = function(names, array, at) {
+        var out = {};
+        names.forEach(function(name, i) { out[name] = array[at + i]; });
+        return out;
+      };
+      var phases = {}, total = fields(TFGPU.counted, new Float64Array(TFGPU.counted.length), 0);
+      TFGPU.phases.forEach(function(name, p) {
+        phases[name] = fields(TFGPU.counted, TFGPU.counts, p * TFGPU.counted.length);
+        for (var k in total) total[k] += phases[name][k];
+      });
+      var pipelines = TFGPU.info.map(function(info, id) {
+        var out = fields(TFGPU.pipelineCounted, TFGPU.perPipeline, id * TFGPU.pipelineCounted.length);
+        out.stem = info.stem;
+        out.entry = info.entry;
+        return out;
+      });
+      return { phases: phases, total: total, pipelines: pipelines, syncPipelines: TFGPU.syncPipelines };
+    },
+
+    // Ends the open pass, writes the staged Params (C++'s ring) and submits the encoder.
+    submit: function(phase) {
       if (TFGPU.pass) TFGPU.pass.end();
       TFGPU.pass = null;
       if (!TFGPU.encoder) return;
-      var queue = TFGPU.device.queue;
-      if (TFGPU.ringUsed) queue.writeBuffer(TFGPU.ring, 0, TFGPU.staging, 0, TFGPU.ringUsed);
+      var queue = TFGPU.device.queue, used = HEAPU32[TFGPU.usedPtr >> 2];
+      HEAPU32[TFGPU.usedPtr >> 2] = 0;
+      if (used) {
+        queue.writeBuffer(TFGPU.ring, 0, HEAPU8, TFGPU.ringPtr, used);
+        TFGPU.count(phase, 3, 1);
+        TFGPU.count(phase, 4, used);
+      }
       queue.submit([TFGPU.encoder.finish()]);
+      TFGPU.count(phase, 2, 1);
       TFGPU.encoder = null;
-      TFGPU.ringUsed = 0;
     },
 
-    // A copy of `bytes` at an arena offset (after the recorded work), through a mappable staging buffer.
+    // A copy of `bytes` at an arena offset through a mappable staging buffer, recorded after the open
+    // encoder's work and submitted with it (one submit for a chunk of steps and its step log).
     readBytes: async function(offset, bytes) {
-      TFGPU.flush();
       var device = TFGPU.device, size = Math.ceil(bytes / 4) * 4;
       var staging = device.createBuffer({ size: size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
       try {
-        var encoder = device.createCommandEncoder();
-        encoder.copyBufferToBuffer(TFGPU.arena, offset, staging, 0, size);
-        device.queue.submit([encoder.finish()]);
+        if (TFGPU.pass) TFGPU.pass.end();
+        TFGPU.pass = null;
+        TFGPU.encoder = TFGPU.encoder || device.createCommandEncoder();
+        TFGPU.encoder.copyBufferToBuffer(TFGPU.arena, offset, staging, 0, size);
+        TFGPU.submit(TFGPU.other());
         await staging.mapAsync(GPUMapMode.READ);
         return staging.getMappedRange(0, size).slice(0, bytes);
       } finally {
@@ -159,12 +235,22 @@ mergeInto(LibraryManager.library, {
   },
 
   // Module.webgpuRead(devicePtr, bytes) -> Promise<ArrayBuffer>: the production read (no Asyncify); it
-  // flushes the recorded work first, so it sees every kernel called before it.
-  $TFGPU__postset: 'Module["webgpuRead"] = function(ptr, bytes) { return TFGPU.read(ptr, bytes); };',
+  // submits the recorded work first, so it sees every kernel called before it.
+  // Module.webgpuReady() -> Promise: the pipelines are made (the wrapper waits for it while loading).
+  // Module.webgpuCounts() / webgpuResetCounts(): the counters (see snapshot).
+  $TFGPU__postset: 'Module["webgpuRead"] = function(ptr, bytes) { return TFGPU.read(ptr, bytes); };\n' +
+                   'Module["webgpuReady"] = function() { return Promise.all(TFGPU.pending).then(function() { if (TFGPU.check()) throw new Error(TFGPU.message); }); };\n' +
+                   'Module["webgpuCounts"] = function() { return TFGPU.counts ? TFGPU.snapshot() : null; };\n' +
+                   'Module["webgpuResetCounts"] = function() { if (TFGPU.counts) TFGPU.resetCounts(); };',
 
   tf_webgpu_init__deps: ['$TFGPU'],
-  tf_webgpu_init: function() {
-    return TFGPU.init();
+  tf_webgpu_init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count) {
+    var ok = TFGPU.init(ringPtr, ringBytes, usedPtr, phasesPtr, table, count);
+#if ASYNCIFY
+    // The doctest build dispatches as soon as main runs: it waits here for the pipelines.
+    if (ok) return Asyncify.handleAsync(function() { return Promise.all(TFGPU.pending).then(function() { return 1; }); });
+#endif
+    return ok;
   },
 
   tf_webgpu_arena_bytes__deps: ['$TFGPU'],
@@ -178,34 +264,34 @@ mergeInto(LibraryManager.library, {
   },
 
   tf_webgpu_dispatch__deps: ['$TFGPU'],
-  tf_webgpu_dispatch: function(stemPtr, entryPtr, sourcePtr, paramsPtr, paramsBytes, x, y, z) {
+  tf_webgpu_dispatch: function(id, slot, x, y, z, rows, gemm, phase) {
     if (TFGPU.check()) return 1;
-    var pipeline = TFGPU.pipeline(stemPtr, entryPtr, sourcePtr);
-    if (TFGPU.ringUsed + TFGPU.slotBytes > TFGPU.ringBytes) TFGPU.flush();
-    var slot = TFGPU.ringUsed;
-    TFGPU.staging.set(HEAPU8.subarray(paramsPtr, paramsPtr + paramsBytes), slot);
-    TFGPU.ringUsed += TFGPU.slotBytes;
+    var pipeline = TFGPU.pipelines[id] || TFGPU.pipelineNow(id);
     if (!TFGPU.encoder) TFGPU.encoder = TFGPU.device.createCommandEncoder();
     if (!TFGPU.pass) TFGPU.pass = TFGPU.encoder.beginComputePass();
+    TFGPU.offsets[0] = slot;
     TFGPU.pass.setPipeline(pipeline);
-    TFGPU.pass.setBindGroup(0, TFGPU.bindGroup, [slot]);
+    TFGPU.pass.setBindGroup(0, TFGPU.bindGroup, TFGPU.offsets, 0, 1);
     TFGPU.pass.dispatchWorkgroups(x, y, z);
+    TFGPU.countDispatch(id, x * y * z, rows, gemm, phase);
     return 0;
   },
 
-  tf_webgpu_flush__deps: ['$TFGPU'],
-  tf_webgpu_flush: function() {
+  tf_webgpu_submit__deps: ['$TFGPU'],
+  tf_webgpu_submit: function(phase) {
     if (TFGPU.check()) return 1;
-    TFGPU.flush();
+    TFGPU.submit(phase);
     return 0;
   },
 
-  // queue.writeBuffer runs before any command buffer submitted after it, so the recorded work goes first.
+  // C++ submitted the recorded work before this (queue.writeBuffer runs before any command buffer
+  // submitted after it).
   tf_webgpu_write__deps: ['$TFGPU'],
-  tf_webgpu_write: function(offset, src, bytes) {
+  tf_webgpu_write: function(offset, src, bytes, phase) {
     if (TFGPU.check()) return 1;
-    TFGPU.flush();
     TFGPU.device.queue.writeBuffer(TFGPU.arena, offset, HEAPU8, src, bytes);
+    TFGPU.count(phase, 3, 1);
+    TFGPU.count(phase, 4, bytes);
     return 0;
   },
 
