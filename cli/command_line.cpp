@@ -67,7 +67,7 @@ int run(const Command& c, const CLI::App& sub, const Runner& runner) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: error: out of memory\n", where.c_str());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: failed: %s\n", where.c_str(), e.what());
+    std::fprintf(stderr, "%s: failed: %s\n", where.c_str(), printable(e.what()).c_str());
   }
   return 1;
 }

@@ -7,11 +7,11 @@
 
 #include "data/corpus.hpp"
 #include "data/tokenizer.hpp"
-#include "data/utf8.hpp"
 #include "data/vocabulary.hpp"
 #include "data/word_codec.hpp"
 #include "fuzz_check.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 using namespace tf;
 

@@ -1,10 +1,13 @@
 #include "checkpoint/checkpoint.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "checkpoint/finite_check.hpp"
 #include "io/file_bytes.hpp"
@@ -12,6 +15,7 @@
 #include "io/safetensors.hpp"
 #include "nn/model_config.hpp"
 #include "util/error.hpp"
+#include "util/rng.hpp"
 
 namespace tf {
 namespace {
@@ -28,13 +32,19 @@ bool is_reserved_key(const std::string& key) {
   return false;
 }
 
-// "a, b, c and 4 more": keeps errors about big models readable.
-std::string name_list(const std::vector<std::string>& names) {
+// "'a', 'b', 'c' and 4 more" of `count` names: keeps errors about big models readable.
+std::string name_list(const std::vector<std::string>& names, size_t count) {
   std::string s;
   size_t shown = std::min<size_t>(names.size(), 5);
-  for (size_t i = 0; i < shown; ++i) s += (i ? ", '" : "'") + names[i] + "'";
-  if (names.size() > shown) s += " and " + std::to_string(names.size() - shown) + " more";
+  for (size_t i = 0; i < shown; ++i) s += (i ? ", '" : "'") + excerpt(names[i]) + "'";
+  if (count > shown) s += " and " + std::to_string(count - shown) + " more";
   return s;
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (int64_t d : shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
+  return "(" + s + ")";
 }
 
 uint64_t parse_decimal(const std::string& text, const char* what) {
@@ -59,10 +69,17 @@ std::string dump_or_fail(const Json& j, const char* what) {
   }
 }
 
-// The vocabulary, when there is one, names every token the model has.
-void check_vocab_size(const std::vector<std::string>& vocab, const ModelConfig& config) {
+// The vocabulary, when there is one, names every token the model has, each word once (one rule for every
+// front end: a word given twice would make encoding ambiguous).
+void check_vocab(const std::vector<std::string>& vocab, const ModelConfig& config) {
   TF_CHECK(vocab.empty() || static_cast<int64_t>(vocab.size()) == config.vocab, "checkpoint vocabulary has ",
            vocab.size(), " entries but the model config says vocab ", config.vocab);
+  std::unordered_map<std::string_view, size_t> seen;
+  for (size_t i = 0; i < vocab.size(); ++i) {
+    auto [at, fresh] = seen.emplace(vocab[i], i);
+    TF_CHECK(fresh, "checkpoint vocabulary has the word \"", excerpt(vocab[i]), "\" twice (token ids ",
+             at->second, " and ", i, ")");
+  }
 }
 
 // JSON has no NaN or infinity: a skipped step's loss is stored as null (and read back as NaN).
@@ -74,8 +91,10 @@ std::string losses_json(const std::vector<float>& losses) {
 
 std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
   // refuse to write a file that cannot be loaded back
-  check_vocab_size(ck.vocab, ModelConfig::from_json(ck.config_json));
+  check_vocab(ck.vocab, ModelConfig::from_json(ck.config_json));
   TF_CHECK(ck.step >= 0, "checkpoint step must be non-negative, got ", ck.step);
+  TF_CHECK(static_cast<uint64_t>(ck.losses.size()) <= static_cast<uint64_t>(ck.step), "checkpoint has ",
+           ck.losses.size(), " losses for ", ck.step, " steps");
   std::map<std::string, std::string> m;
   for (const auto& [key, value] : ck.metadata) {
     TF_CHECK(!is_reserved_key(key), "checkpoint metadata key '", key,
@@ -124,43 +143,35 @@ const std::string& required(const std::map<std::string, std::string>& m, const c
   return it->second;
 }
 
-// Metadata JSON, depth-limited; `what` is what the value should be ("a JSON array of strings").
-Json parse_value(const std::string& text, const std::string& name, const char* what) {
-  try {
-    return json_fields::parse(text, "checkpoint " + name);
-  } catch (const Error& e) {
-    fail("checkpoint ", name, " is not ", what, ": ", e.what());
-  }
-}
-
-// A metadata array (`expected` says what: "a JSON array of strings"); read(entry, index) checks and
-// converts each entry.
+// A metadata array of at most max_count entries, streamed (a hostile one is refused as soon as it is too
+// long); read(entry, index) checks and converts each entry.
 template <class Read>
-auto parse_array(const std::string& text, const std::string& name, const char* expected, Read read) {
-  Json j = parse_value(text, name, expected);
-  TF_CHECK(j.is_array(), "checkpoint ", name, " is not ", expected);
-  std::vector<decltype(read(j, size_t{0}))> out;
-  for (const Json& entry : j) out.push_back(read(entry, out.size()));
+auto parse_array(const std::string& text, const std::string& name, size_t max_count, Read read) {
+  std::vector<decltype(read(Json(), size_t{0}))> out;
+  json_fields::for_each_in_array(text, "checkpoint " + name, max_count,
+                                 [&](const Json& entry, size_t i) { out.push_back(read(entry, i)); });
   return out;
 }
 
-std::vector<std::string> parse_vocab(const std::string& text) {
-  return parse_array(text, "vocabulary", "a JSON array of strings", [](const Json& word, size_t i) {
+std::vector<std::string> parse_vocab(const std::string& text, const ModelConfig& config) {
+  return parse_array(text, "vocabulary", static_cast<size_t>(config.vocab), [](const Json& word, size_t i) {
     TF_CHECK(word.is_string(), "checkpoint vocabulary entry ", i, " is not a string");
     return word.get<std::string>();
   });
 }
 
 std::vector<uint64_t> parse_rng(const std::string& text) {
-  return parse_array(text, "RNG state", "a JSON array of decimal strings", [](const Json& word, size_t) {
+  return parse_array(text, "RNG state", Rng(0).state().size(), [](const Json& word, size_t) {
     TF_CHECK(word.is_string(), "checkpoint RNG state holds a non-string entry");
     return parse_decimal(word.get<std::string>(), "RNG state word");
   });
 }
 
-std::vector<float> parse_losses(const std::string& text) {
-  return parse_array(text, "loss history", "a JSON array of numbers", [](const Json& l, size_t i) {
-    TF_CHECK(l.is_number() || l.is_null(), "checkpoint loss history entry ", i, " is not a number");
+// A loss per step: at most `steps` of them.
+std::vector<float> parse_losses(const std::string& text, int64_t steps) {
+  return parse_array(text, "loss history", static_cast<size_t>(steps), [](const Json& l, size_t i) {
+    TF_CHECK(l.is_null() || (l.is_number() && std::abs(l.get<double>()) <= FLT_MAX),
+             "checkpoint loss history entry ", i, " is not a float32 number");
     return l.is_null() ? std::nanf("") : l.get<float>();
   });
 }
@@ -171,9 +182,10 @@ int64_t parse_step(const std::string& text) {
   return static_cast<int64_t>(step);
 }
 
+// The config first, then the step: they bound the arrays (vocabulary, loss history) as those are read.
 void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) {
   const std::string& format = required(m, keys::kFormat);
-  TF_CHECK(format == kCheckpointFormat, "checkpoint format '", format,
+  TF_CHECK(format == kCheckpointFormat, "checkpoint format '", excerpt(format),
            "' is not supported (this build reads ", kCheckpointFormat, ")");
   ck.config_json = required(m, keys::kConfig);
   ModelConfig config;
@@ -182,11 +194,11 @@ void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) 
   } catch (const Error& e) {
     fail("checkpoint ", e.what());
   }
+  auto step = m.find(keys::kStep);
+  if (step != m.end()) ck.step = parse_step(step->second);
   for (const auto& [key, value] : m) {
     if (key == keys::kVocab)
-      ck.vocab = parse_vocab(value);
-    else if (key == keys::kStep)
-      ck.step = parse_step(value);
+      ck.vocab = parse_vocab(value, config);
     else if (key == keys::kRng)
       ck.rng_state = parse_rng(value);
     else if (key == keys::kTrain)
@@ -194,11 +206,11 @@ void read_metadata(const std::map<std::string, std::string>& m, Checkpoint& ck) 
     else if (key == keys::kTask)
       ck.task = value;
     else if (key == keys::kLosses)
-      ck.losses = parse_losses(value);
+      ck.losses = parse_losses(value, ck.step);
     else if (!is_reserved_key(key))
       ck.metadata[key] = value;
   }
-  check_vocab_size(ck.vocab, config);
+  check_vocab(ck.vocab, config);
 }
 
 // The optimizer's name of a stored tensor: "optim.x" is "x"; files written before the optimizer's own
@@ -230,10 +242,31 @@ std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck) {
   return write_safetensors(tensors_of(ck), metadata_of(ck), integers_of(ck));
 }
 
-Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size) {
-  SafetensorsFile file = read_safetensors(data, size);
+Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size, const ClaimsCheck& check) {
   Checkpoint ck;
-  read_metadata(file.metadata, ck);
+  SafetensorsFile file = read_safetensors(data, size, [&](const SafetensorsFile& claims) {
+    read_metadata(claims.metadata, ck);
+    // Each parameter brings at most three tensors and a step count, the run one count more: twice that
+    // bounds what the tensors' names cost to check (a file may claim millions of empty tensors).
+    size_t entries = claims.tensors.size() + claims.integers.size();
+    ParameterShapes model = ModelConfig::from_json(ck.config_json).parameter_shapes();
+    if (entries > 2 * (4 * model.size() + 1)) {
+      std::set<std::string> known;
+      for (const auto& [name, shape] : model) known.insert(name);
+      auto extra = std::find_if(claims.tensors.begin(), claims.tensors.end(), [&](const auto& t) {
+        return !is_optimizer_name(t.name) && !known.count(t.name);
+      });
+      fail("checkpoint has ", entries, " entries, more than twice what its model's parameters and their ",
+           "optimizer state make (", 4 * model.size() + 1, ")",
+           extra == claims.tensors.end() ? ""
+                                         : "; '" + excerpt(extra->name) + "' is not one of the parameters");
+    }
+    if (!check) return;
+    ParameterShapes params;
+    for (const SafetensorsTensor& t : claims.tensors)
+      if (!is_optimizer_name(t.name)) params.emplace_back(t.name, t.shape);
+    check(ck, params);
+  });
   for (const SafetensorsIntegers& e : file.integers)
     ck.optimizer_state.counts.emplace_back(optimizer_name(e.name), to_count(e));
   for (const SafetensorsTensor& t : file.tensors) {
@@ -254,31 +287,44 @@ Checkpoint load_checkpoint(const std::string& path) {
                     [](const std::vector<uint8_t>& bytes) { return load_checkpoint_bytes(bytes); });
 }
 
+std::string parameter_mismatch(const ParameterShapes& model, const ParameterShapes& file) {
+  std::unordered_map<std::string_view, size_t> index;  // the model's names: a few thousand at most
+  for (size_t i = 0; i < model.size(); ++i) index.emplace(model[i].first, i);
+  std::vector<const std::vector<int64_t>*> given(model.size(), nullptr);
+  std::vector<std::string> missing, extra;  // the first few of each (the file may name millions)
+  size_t extras = 0;
+  for (const auto& [name, shape] : file) {
+    auto it = index.find(name);
+    if (it == index.end() && extras++ < 5) extra.push_back(name);
+    if (it == index.end()) continue;
+    if (given[it->second]) return "the checkpoint has the parameter '" + excerpt(name) + "' twice";
+    given[it->second] = &shape;
+  }
+  for (size_t i = 0; i < model.size(); ++i)
+    if (given[i] && *given[i] != model[i].second)
+      return "parameter '" + model[i].first + "' has shape " + shape_text(*given[i]) +
+             " in the checkpoint but " + shape_text(model[i].second) + " in the model";
+  for (size_t i = 0; i < model.size(); ++i)
+    if (!given[i]) missing.push_back(model[i].first);
+  if (!missing.empty())
+    return "the checkpoint lacks the model's parameter(s) " + name_list(missing, missing.size());
+  if (extras) return "the checkpoint has parameter(s) the model does not: " + name_list(extra, extras);
+  return "";
+}
+
 void load_parameters(Module& model, const Checkpoint& ck) {
-  std::map<std::string, const Tensor*> given;
+  ParameterShapes file, wanted_shapes;
   for (const auto& [name, t] : ck.params) {
     if (is_optimizer_name(name)) continue;
     TF_CHECK(t.defined(), "checkpoint parameter '", name, "' is undefined");
-    TF_CHECK(given.emplace(name, &t).second, "checkpoint has the parameter '", name, "' twice");
+    file.emplace_back(name, t.shape().dims());
   }
   auto wanted = model.named_parameters();
-  std::vector<std::string> missing, extra;
-  std::set<std::string> known;
-  for (const auto& [name, p] : wanted) {
-    known.insert(name);
-    auto it = given.find(name);
-    if (it == given.end()) {
-      missing.push_back(name);
-      continue;
-    }
-    const Shape& have = it->second->shape();
-    TF_CHECK(have == p.shape(), "parameter '", name, "' has shape ", have.str(), " in the checkpoint but ",
-             p.shape().str(), " in the model");
-  }
-  for (const auto& [name, t] : given)
-    if (!known.count(name)) extra.push_back(name);
-  TF_CHECK(missing.empty(), "the checkpoint lacks the model's parameter(s) ", name_list(missing));
-  TF_CHECK(extra.empty(), "the checkpoint has parameter(s) the model does not: ", name_list(extra));
+  for (const auto& [name, p] : wanted) wanted_shapes.emplace_back(name, p.shape().dims());
+  std::string mismatch = parameter_mismatch(wanted_shapes, file);
+  TF_CHECK(mismatch.empty(), mismatch);
+  std::map<std::string, const Tensor*> given;
+  for (const auto& [name, t] : ck.params) given.emplace(name, &t);
   // Moved to the model's device before the first write, so a failing transfer also leaves the model as it
   // was.
   std::vector<Tensor> staged;

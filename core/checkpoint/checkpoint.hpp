@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -54,7 +55,10 @@ std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
 // doubled prefix ("optim.optim.steps") read as today's ("optim.steps"). Files from before counts were I64
 // store them as F32 [1]: those come back among optimizer_state.slots, where the optimizer reads them as
 // counts. An I64 entry outside "optim." or of more than one number is refused.
-Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size);
+// `check` (when given) sees the metadata (ck without tensors) and each parameter's name and shape before
+// any number is decoded, and may refuse the file there.
+using ClaimsCheck = std::function<void(const Checkpoint& metadata, const ParameterShapes& params)>;
+Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size, const ClaimsCheck& check = nullptr);
 inline Checkpoint load_checkpoint_bytes(const std::vector<uint8_t>& bytes) {
   return load_checkpoint_bytes(bytes.data(), bytes.size());
 }
@@ -66,8 +70,12 @@ Checkpoint load_checkpoint(const std::string& path);  // refuses devices and fil
 constexpr uint64_t kMaxCheckpointBytes =
     8 + kSafetensorsMaxHeader + 3 * 4 * static_cast<uint64_t>(kMaxParameters);
 
+// "" when `file` holds exactly the `model`'s parameters; else what differs first: a parameter of another
+// shape (both named), else the missing ones, else the extra ones (a name twice is an error too).
+std::string parameter_mismatch(const ParameterShapes& model, const ParameterShapes& file);
+
 // Copies the checkpoint's parameters into the model's, by name, onto the model's device. Every name and
-// shape is checked first: a missing or unexpected name or a shape mismatch throws and the model is untouched.
+// shape is checked first (parameter_mismatch): on a difference it throws and the model is untouched.
 void load_parameters(Module& model, const Checkpoint& ck);
 
 }  // namespace tf

@@ -1,6 +1,6 @@
 #include "data/tokenizer.hpp"
 
-#include "data/utf8.hpp"
+#include "util/utf8.hpp"
 
 namespace tf {
 

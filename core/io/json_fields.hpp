@@ -18,8 +18,17 @@ using Json = nlohmann::json;
 
 constexpr int kMaxDepth = 16;  // the deepest thing Tinyformer writes is 3 levels
 
-// Parses text; `what` names it in errors ("training config"). Refuses nesting deeper than kMaxDepth.
+constexpr size_t kMaxText = 1 << 20;  // a config or request: what Tinyformer writes is under 2 KB
+
+// Parses text; `what` names it in errors ("training config"). Refuses text over kMaxText bytes and nesting
+// deeper than kMaxDepth, so a document tree never costs more than a small multiple of a megabyte.
 Json parse(const std::string& text, const std::string& what);
+
+// Streams a JSON array of plain values (strings, numbers, booleans, null) to each(value, index) as it is
+// parsed, refusing nesting and, as soon as it begins, entry max_count + 1: a hostile array costs at most
+// max_count values, never a document tree of its whole text.
+void for_each_in_array(const std::string& text, const std::string& what, size_t max_count,
+                       const std::function<void(const Json& value, size_t index)>& each);
 
 // The object's fields, each checked: an integer in [lo, hi] (1e300 and 31.5 are not integers), a finite
 // number in [lo, hi], a string, a boolean. `what` and `field` name the value in the error.

@@ -20,6 +20,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kMetadataKey = "__metadata__";
+constexpr size_t kMaxShapeDims = 64;  // more than any framework uses; a bound on what one shape costs
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -60,6 +61,8 @@ void check_names(const std::vector<std::pair<std::string, Tensor>>& tensors,
 // An integer entry's shape holds exactly its numbers (the product saturates rather than wrap).
 void check_integer_shape(const SafetensorsIntegers& e) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  TF_CHECK(e.shape.size() <= kMaxShapeDims, "safetensors: integer entry '", e.name, "' has more than ",
+           kMaxShapeDims, " dimensions");
   uint64_t count = 1;
   for (int64_t d : e.shape) {
     TF_CHECK(d >= 0, "safetensors: integer entry '", e.name, "' has the negative dimension ", d);
@@ -72,10 +75,14 @@ void check_integer_shape(const SafetensorsIntegers& e) {
 
 // ---------------------------------------------------------------- reading
 
-struct Entry {
-  std::string name, dtype;
-  std::vector<int64_t> shape;
-  uint64_t begin = 0, end = 0;  // byte range inside the data section
+enum class Dtype : uint8_t { F32, F16, BF16, F64, I64 };
+constexpr uint64_t kDtypeBytes[] = {4, 2, 2, 8, 8};
+
+// Where an entry's numbers lie: its byte range inside the data section, and how they are stored.
+struct Slice {
+  uint64_t begin = 0, end = 0;
+  Dtype dtype = Dtype::F32;
+  uint64_t bytes() const { return end - begin; }
 };
 
 uint64_t get_u64_le(const uint8_t* p) {
@@ -84,112 +91,197 @@ uint64_t get_u64_le(const uint8_t* p) {
   return v;
 }
 
-// Parses the header, refusing duplicate keys in any object (the JSON library would silently keep one) and
-// nesting deeper than header -> tensor -> shape (so a hostile header cannot nest without bound).
-Json parse_header(const uint8_t* p, size_t n) {
-  TF_CHECK(n > 0 && p[0] == '{', "safetensors header is not a JSON object (it must start with '{')");
-  std::vector<std::set<std::string>> open_objects;  // keys seen so far in each object being parsed
-  auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    TF_CHECK(depth <= 3, "safetensors header nests deeper than tensor entries can");
-    if (event == Json::parse_event_t::object_start) open_objects.emplace_back();
-    if (event == Json::parse_event_t::object_end) open_objects.pop_back();
-    if (event == Json::parse_event_t::key) {
-      const auto& key = parsed.get_ref<const std::string&>();
-      TF_CHECK(open_objects.back().insert(key).second, "safetensors header has the key '", key, "' twice");
-    }
-    return true;
-  };
-  try {
-    Json j = Json::parse(p, p + n, check);
-    TF_CHECK(j.is_object(), "safetensors header is not a JSON object");
-    return j;
-  } catch (const Json::parse_error& e) {
-    fail("safetensors header is not valid JSON (at byte ", e.byte, ")");
-  } catch (const Json::exception&) {
-    fail("safetensors header is not valid JSON");
-  }
-}
-
-std::map<std::string, std::string> parse_metadata(const Json& m) {
-  TF_CHECK(m.is_object(), "safetensors ", kMetadataKey, " must be an object of strings");
-  std::map<std::string, std::string> out;
-  for (const auto& [key, value] : m.items()) {
-    TF_CHECK(value.is_string(), "safetensors metadata value of '", key, "' is not a string");
-    out[key] = value.get<std::string>();
-  }
-  return out;
-}
-
-// Bytes per element of the dtypes we read; throws for the others, telling unsupported from unknown.
-uint64_t dtype_size(const std::string& name, const std::string& dtype) {
-  if (dtype == "F32") return 4;
-  if (dtype == "F16" || dtype == "BF16") return 2;
-  if (dtype == "F64") return 8;
-  if (dtype == "I64") return 8;
+// The dtypes we read; throws for the others, telling unsupported from unknown.
+Dtype dtype_of(const std::string& name, const std::string& dtype) {
+  static const char* known[] = {"F32", "F16", "BF16", "F64", "I64"};
+  for (int i = 0; i < 5; ++i)
+    if (dtype == known[i]) return static_cast<Dtype>(i);
   static const std::set<std::string> other = {"BOOL",    "U8",      "I8",      "I16",     "U16",
                                               "I32",     "U32",     "U64",     "C64",     "F4",
                                               "F6_E2M3", "F6_E3M2", "F8_E5M2", "F8_E4M3", "F8_E8M0"};
-  TF_CHECK(!other.count(dtype), "safetensors tensor '", name, "' has dtype ", dtype,
+  TF_CHECK(!other.count(dtype), "safetensors tensor '", excerpt(name), "' has dtype ", dtype,
            ", which Tinyformer does not read (it reads F32, F16, BF16, F64 and I64)");
-  fail("safetensors tensor '", name, "' has an unknown dtype '", dtype, "'");
+  fail("safetensors tensor '", excerpt(name), "' has an unknown dtype '", excerpt(dtype), "'");
 }
 
-uint64_t unsigned_field(const std::string& name, const char* field, const Json& v) {
-  TF_CHECK(v.is_number_unsigned(), "safetensors tensor '", name, "': ", field,
-           " must hold non-negative integers, got ", v.dump());
-  return v.get<uint64_t>();
-}
+// The header read as it streams (nlohmann's SAX events): each entry straight into a record (name, dtype,
+// shape; its numbers come later) and a Slice, the metadata into its map, so a header costs about its own
+// size in memory, never a document tree of it.
+// Depth 1 holds the names, 2 an entry's fields (or the metadata's keys), 3 the numbers of shape and
+// data_offsets; anything deeper, of the wrong type or twice is refused as it arrives.
+class HeaderReader {
+ public:
+  std::vector<SafetensorsTensor> entries;  // in header order, I64 ones too (as records without numbers)
+  std::vector<Slice> slices;               // [entries]
+  std::map<std::string, std::string> metadata;
 
-Entry parse_entry(const std::string& name, const Json& e) {
-  // The writer refuses an empty name, so the reader does too: every file read can be written back.
-  TF_CHECK(!name.empty(), "safetensors: a tensor needs a non-empty name");
-  TF_CHECK(e.is_object(), "safetensors tensor '", name,
-           "' must be an object with dtype, shape and data_offsets");
-  for (const char* field : {"dtype", "shape", "data_offsets"})
-    TF_CHECK(e.contains(field), "safetensors tensor '", name, "' has no '", field, "'");
-  const Json& dtype = e["dtype"];
-  const Json& shape = e["shape"];
-  const Json& offsets = e["data_offsets"];
-  TF_CHECK(dtype.is_string(), "safetensors tensor '", name, "': dtype must be a string");
-  TF_CHECK(shape.is_array(), "safetensors tensor '", name, "': shape must be an array");
-  TF_CHECK(offsets.is_array() && offsets.size() == 2, "safetensors tensor '", name,
-           "': data_offsets must be [begin, end]");
-  Entry out{name, dtype.get<std::string>(), {}, 0, 0};
-  uint64_t size = dtype_size(name, out.dtype);
-  uint64_t count = 1;
-  for (const Json& d : shape) {
-    uint64_t dim = unsigned_field(name, "shape", d);
-    TF_CHECK(dim == 0 || count <= std::numeric_limits<uint64_t>::max() / size / dim, "safetensors tensor '",
-             name, "' has an impossibly large shape");
-    count *= dim;
-    out.shape.push_back(static_cast<int64_t>(dim));
+  bool start_object(size_t) { return open(true); }
+  bool start_array(size_t) { return open(false); }
+  bool end_object() {
+    if (depth_-- == 2 && !in_metadata_) finish_entry();
+    in_metadata_ = in_metadata_ && depth_ > 1;
+    return true;
   }
-  out.begin = unsigned_field(name, "data_offsets", offsets[0]);
-  out.end = unsigned_field(name, "data_offsets", offsets[1]);
-  TF_CHECK(out.begin <= out.end, "safetensors tensor '", name, "' has data_offsets [", out.begin, ", ",
-           out.end, "] that end before they begin");
-  TF_CHECK(out.end - out.begin == count * size, "safetensors tensor '", name, "' is ", out.dtype,
-           " of shape ", shape_text(out.shape), " (", count * size, " bytes) but its data_offsets [",
-           out.begin, ", ", out.end, "] hold ", out.end - out.begin, " bytes");
-  return out;
+  bool end_array() { return --depth_, true; }
+  bool key(std::string& k) {
+    if (depth_ == 1) {
+      TF_CHECK(k != kMetadataKey || !metadata_seen_, "safetensors header has the key '", k, "' twice");
+      name_ = std::move(k);
+    } else if (in_metadata_) {
+      TF_CHECK(!metadata.count(k), "safetensors header has the key '", excerpt(k), "' twice");
+      name_in_metadata_ = std::move(k);
+    } else {
+      field_ = std::find(std::begin(kFields), std::end(kFields), k) - std::begin(kFields);
+      TF_CHECK(field_ < 3, "safetensors tensor '", excerpt(entry().name), "' has the field '", excerpt(k),
+               "'; entries hold dtype, shape and data_offsets");
+      TF_CHECK(!(seen_ & (1u << field_)), "safetensors header has the key '", k, "' twice");
+      seen_ |= 1u << field_;
+    }
+    return true;
+  }
+  bool string(std::string& s) {
+    if (depth_ == 2 && in_metadata_)
+      return metadata.emplace(std::move(name_in_metadata_), std::move(s)), true;
+    if (depth_ == 2 && field_ == kDtype) {
+      slices.back().dtype = dtype_of(entry().name, s);
+      return entry().dtype = std::move(s), true;
+    }
+    return wrong("\"" + excerpt(s) + "\"");
+  }
+  bool number_unsigned(uint64_t v) {
+    if (depth_ != 3) return wrong(std::to_string(v));
+    if (field_ == kShape) {
+      TF_CHECK(entry().shape.size() < kMaxShapeDims, "safetensors tensor '", excerpt(entry().name),
+               "' has more than ", kMaxShapeDims, " dimensions");
+      return entry().shape.push_back(static_cast<int64_t>(std::min<uint64_t>(v, INT64_MAX))), true;
+    }
+    TF_CHECK(offsets_ < 2, "safetensors tensor '", excerpt(entry().name),
+             "': data_offsets must be [begin, end]");
+    (offsets_++ ? slices.back().end : slices.back().begin) = v;
+    return true;
+  }
+  bool number_integer(int64_t v) { return wrong(std::to_string(v)); }
+  bool number_float(double, const std::string& text) { return wrong(text); }
+  bool boolean(bool v) { return wrong(v ? "true" : "false"); }
+  bool null() { return wrong("null"); }
+  bool binary(std::vector<uint8_t>&) { return wrong("binary"); }
+  bool parse_error(size_t at, const std::string&, const nlohmann::detail::exception&) {
+    fail("safetensors header is not valid JSON (at byte ", at, ")");
+  }
+
+ private:
+  static constexpr const char* kFields[] = {"dtype", "shape", "data_offsets"};
+  enum { kDtype, kShape, kOffsets };
+  int depth_ = 0;
+  bool in_metadata_ = false, metadata_seen_ = false;
+  std::string name_, name_in_metadata_;
+  size_t field_ = 0;
+  unsigned seen_ = 0;  // the fields given so far, one bit each
+  int offsets_ = 0;    // numbers given in data_offsets
+
+  SafetensorsTensor& entry() { return entries.back(); }
+
+  bool open(bool object) {
+    if (depth_ == 1 && name_ == kMetadataKey) {
+      TF_CHECK(object, "safetensors ", kMetadataKey, " must be an object of strings");
+      in_metadata_ = metadata_seen_ = true;
+    } else if (depth_ == 1) {
+      TF_CHECK(!name_.empty(), "safetensors: a tensor needs a non-empty name");
+      TF_CHECK(object, "safetensors tensor '", excerpt(name_),
+               "' must be an object with dtype, shape and data_offsets");
+      entries.push_back({std::move(name_), "", {}, {}});
+      slices.emplace_back();
+      seen_ = 0;
+      offsets_ = 0;
+    } else if (depth_ == 2) {
+      TF_CHECK(!object && field_ != kDtype && !in_metadata_, "safetensors ", type_error());
+    }
+    TF_CHECK(depth_ < 3, "safetensors header nests deeper than tensor entries can");
+    return ++depth_, true;
+  }
+
+  // What a value of the wrong type at this place should have been.
+  std::string type_error() const {
+    if (in_metadata_) return "metadata value of '" + excerpt(name_in_metadata_) + "' is not a string";
+    const std::string tensor = "tensor '" + excerpt(entries.back().name) + "': ";
+    if (field_ == kDtype) return tensor + "dtype must be a string";
+    return tensor + (field_ == kShape ? "shape must be an array" : "data_offsets must be [begin, end]");
+  }
+
+  bool wrong(const std::string& value) {
+    if (depth_ == 1)
+      fail("safetensors ", name_ == kMetadataKey ? std::string(kMetadataKey) + " must be an object of strings"
+                                                 : "tensor '" + excerpt(name_) +
+                                                       "' must be an object with "
+                                                       "dtype, shape and data_offsets");
+    TF_CHECK(depth_ == 3, "safetensors ", type_error());
+    fail("safetensors tensor '", excerpt(entries.back().name), "': ", kFields[field_],
+         " must hold non-negative integers, got ", value);
+  }
+
+  // The entry's fields agree: every one given, and a byte range that holds exactly the shape's numbers.
+  void finish_entry() {
+    const SafetensorsTensor& e = entry();
+    const Slice& r = slices.back();
+    for (size_t f = 0; f < 3; ++f)
+      TF_CHECK(seen_ & (1u << f), "safetensors tensor '", excerpt(e.name), "' has no '", kFields[f], "'");
+    TF_CHECK(offsets_ == 2, "safetensors tensor '", excerpt(e.name), "': data_offsets must be [begin, end]");
+    // The bound takes the widest element (8 bytes) whatever the dtype, so a shape read as F16 can be
+    // written as F32 and read back.
+    uint64_t count = 1;
+    for (int64_t d : e.shape) {
+      uint64_t dim = static_cast<uint64_t>(d);
+      TF_CHECK(d < INT64_MAX && (dim == 0 || count <= std::numeric_limits<uint64_t>::max() / 8 / dim),
+               "safetensors tensor '", excerpt(e.name), "' has an impossibly large shape");
+      count *= dim;
+    }
+    uint64_t size = kDtypeBytes[static_cast<int>(r.dtype)];
+    TF_CHECK(r.begin <= r.end, "safetensors tensor '", excerpt(e.name), "' has data_offsets [", r.begin, ", ",
+             r.end, "] that end before they begin");
+    TF_CHECK(r.bytes() == count * size, "safetensors tensor '", excerpt(e.name), "' is ", e.dtype,
+             " of shape ", shape_text(e.shape), " (", count * size, " bytes) but its data_offsets [", r.begin,
+             ", ", r.end, "] hold ", r.bytes(), " bytes");
+  }
+};
+
+// Parses the header (see HeaderReader) and refuses a name given twice.
+HeaderReader parse_header(const uint8_t* p, size_t n) {
+  TF_CHECK(n > 0 && p[0] == '{', "safetensors header is not a JSON object (it must start with '{')");
+  HeaderReader reader;
+  Json::sax_parse(p, p + n, &reader);
+  std::vector<const SafetensorsTensor*> by_name;
+  for (const SafetensorsTensor& e : reader.entries) by_name.push_back(&e);
+  std::sort(by_name.begin(), by_name.end(), [](auto a, auto b) { return a->name < b->name; });
+  for (size_t i = 1; i < by_name.size(); ++i)
+    TF_CHECK(by_name[i - 1]->name != by_name[i]->name, "safetensors header has the key '",
+             excerpt(by_name[i]->name), "' twice");
+  return reader;
 }
 
 // The byte ranges must tile the data section exactly: no overlap, no gap, nothing after the last tensor.
-void check_coverage(std::vector<Entry> entries, uint64_t data_size) {
-  for (const Entry& e : entries)
-    TF_CHECK(e.end <= data_size, "safetensors tensor '", e.name, "' has data_offsets [", e.begin, ", ", e.end,
-             "] outside the data section (", data_size, " bytes)");
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+void check_coverage(const HeaderReader& header, uint64_t data_size) {
+  std::vector<size_t> by_offset;
+  for (size_t i = 0; i < header.slices.size(); ++i) {
+    const Slice& r = header.slices[i];
+    TF_CHECK(r.end <= data_size, "safetensors tensor '", excerpt(header.entries[i].name),
+             "' has data_offsets [", r.begin, ", ", r.end, "] outside the data section (", data_size,
+             " bytes)");
+    by_offset.push_back(i);
+  }
+  std::stable_sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) {
+    const Slice &x = header.slices[a], &y = header.slices[b];
+    return x.begin != y.begin ? x.begin < y.begin : x.end < y.end;
   });
   uint64_t covered = 0;
-  const Entry* previous = nullptr;
-  for (const Entry& e : entries) {
-    TF_CHECK(e.begin >= covered, "safetensors tensors '", previous ? previous->name : "", "' and '", e.name,
-             "' overlap");
-    TF_CHECK(e.begin == covered, "safetensors data bytes ", covered, "..", e.begin, " belong to no tensor");
-    covered = e.end;
-    previous = &e;
+  const std::string* previous = nullptr;
+  for (size_t i : by_offset) {
+    const Slice& r = header.slices[i];
+    const std::string& name = header.entries[i].name;
+    TF_CHECK(r.begin >= covered, "safetensors tensors '", previous ? excerpt(*previous) : "", "' and '",
+             excerpt(name), "' overlap");
+    TF_CHECK(r.begin == covered, "safetensors data bytes ", covered, "..", r.begin, " belong to no tensor");
+    covered = r.end;
+    previous = &name;
   }
   TF_CHECK(covered == data_size, "safetensors data section has ", data_size - covered,
            " bytes after the last tensor");
@@ -220,20 +312,19 @@ T element(const uint8_t* p, size_t i) {
   return v;
 }
 
-std::vector<int64_t> decode_integers(const Entry& e, const uint8_t* p) {
-  std::vector<int64_t> out(static_cast<size_t>(e.end - e.begin) / 8);  // [numel]
+std::vector<int64_t> decode_integers(const Slice& r, const uint8_t* p) {
+  std::vector<int64_t> out(static_cast<size_t>(r.bytes()) / 8);  // [numel]
   if (!out.empty()) std::memcpy(out.data(), p, out.size() * 8);
   return out;
 }
 
-std::vector<float> decode(const Entry& e, const uint8_t* p) {
-  size_t size = static_cast<size_t>(dtype_size(e.name, e.dtype));
-  std::vector<float> out(static_cast<size_t>(e.end - e.begin) / size);  // [numel]
-  if (e.dtype == "F32") {
+std::vector<float> decode(const Slice& r, const uint8_t* p) {
+  std::vector<float> out(static_cast<size_t>(r.bytes() / kDtypeBytes[static_cast<int>(r.dtype)]));  // [numel]
+  if (r.dtype == Dtype::F32) {
     if (!out.empty()) std::memcpy(out.data(), p, out.size() * 4);
-  } else if (e.dtype == "F16") {
+  } else if (r.dtype == Dtype::F16) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = f16_to_f32(element<uint16_t>(p, i));
-  } else if (e.dtype == "BF16") {  // the top half of a float32
+  } else if (r.dtype == Dtype::BF16) {  // the top half of a float32
     for (size_t i = 0; i < out.size(); ++i) out[i] = float_from_bits(uint32_t(element<uint16_t>(p, i)) << 16);
   } else {  // F64, rounded to nearest
     for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(element<double>(p, i));
@@ -281,6 +372,8 @@ std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, 
     fail("safetensors: a tensor name or metadata string is not valid UTF-8 (", e.what(), ")");
   }
   text.append((8 - text.size() % 8) % 8, ' ');  // the data section starts 8-byte aligned
+  TF_CHECK(text.size() <= kSafetensorsMaxHeader, "safetensors: the header would be ", text.size(),
+           " bytes, over the limit of ", kSafetensorsMaxHeader, " that readers accept");
   std::vector<uint8_t> out;
   out.reserve(8 + text.size() + static_cast<size_t>(offset));
   put_u64_le(out, text.size());
@@ -290,30 +383,36 @@ std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, 
   return out;
 }
 
-SafetensorsFile read_safetensors(const uint8_t* data, size_t size) {
+SafetensorsFile read_safetensors(const uint8_t* data, size_t size,
+                                 const std::function<void(const SafetensorsFile&)>& claims) {
   TF_CHECK(size >= 8, "safetensors file is ", size, " bytes, too short for the 8-byte header length");
   uint64_t n = get_u64_le(data);
   TF_CHECK(n <= kSafetensorsMaxHeader, "safetensors header length ", n, " is over the limit of ",
            kSafetensorsMaxHeader, " bytes");
   TF_CHECK(n <= size - 8, "safetensors header length ", n, " is larger than the rest of the file (", size - 8,
            " bytes)");
-  Json header = parse_header(data + 8, static_cast<size_t>(n));
-  const uint8_t* section = data + 8 + n;
-  uint64_t section_size = size - 8 - n;
+  HeaderReader header = parse_header(data + 8, static_cast<size_t>(n));
+  check_coverage(header, size - 8 - n);
+  // The records become the file's entries in place: the I64 ones moved out, the float ones kept.
   SafetensorsFile file;
-  std::vector<Entry> entries;
-  for (const auto& [key, value] : header.items()) {
-    if (key == kMetadataKey)
-      file.metadata = parse_metadata(value);
+  file.metadata = std::move(header.metadata);
+  std::vector<SafetensorsTensor>& records = header.entries;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (header.slices[i].dtype == Dtype::I64)
+      file.integers.push_back({std::move(records[i].name), std::move(records[i].shape), {}});
+  records.erase(
+      std::remove_if(records.begin(), records.end(), [](const auto& t) { return t.dtype == "I64"; }),
+      records.end());
+  file.tensors = std::move(records);
+  if (claims) claims(file);
+  const uint8_t* section = data + 8 + n;
+  auto tensor = file.tensors.begin();
+  auto integers = file.integers.begin();
+  for (const Slice& r : header.slices) {
+    if (r.dtype == Dtype::I64)
+      (integers++)->data = decode_integers(r, section + r.begin);
     else
-      entries.push_back(parse_entry(key, value));
-  }
-  check_coverage(entries, section_size);
-  for (const Entry& e : entries) {
-    if (e.dtype == "I64")
-      file.integers.push_back({e.name, e.shape, decode_integers(e, section + e.begin)});
-    else
-      file.tensors.push_back({e.name, e.dtype, e.shape, decode(e, section + e.begin)});
+      (tensor++)->data = decode(r, section + r.begin);
   }
   return file;
 }

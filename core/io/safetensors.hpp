@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -48,8 +49,11 @@ std::vector<uint8_t> write_safetensors(const std::vector<std::pair<std::string, 
                                        const std::map<std::string, std::string>& metadata = {},
                                        const std::vector<SafetensorsIntegers>& integers = {});
 
-// Parses and checks a whole file held in memory.
-SafetensorsFile read_safetensors(const uint8_t* data, size_t size);
+// Parses and checks a whole file held in memory. The header is read as it streams, each entry checked as it
+// arrives. `claims` (when given) then sees the file with every name, dtype, shape and the metadata but no
+// numbers yet, and may refuse it (throw) before anything is decoded.
+SafetensorsFile read_safetensors(const uint8_t* data, size_t size,
+                                 const std::function<void(const SafetensorsFile&)>& claims = nullptr);
 inline SafetensorsFile read_safetensors(const std::vector<uint8_t>& bytes) {
   return read_safetensors(bytes.data(), bytes.size());
 }

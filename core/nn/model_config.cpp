@@ -27,29 +27,63 @@ ModelConfig ModelConfig::sorter() {
   return c;
 }
 
-int64_t ModelConfig::parameter_count() const {
-  const int64_t V = vocab, C = dim, L = max_length;
-  const int64_t norm = 2 * C, linear = C * C + C;  // a LayerNorm; a C -> C Linear with bias
-  switch (kind) {
-    case ModelKind::NoTalking:
-      return V * C + (V * C + V);  // embed, out
-    case ModelKind::WithPosition:
-      return V * C + L * C + (V * C + V);
-    case ModelKind::Transformer: {
-      // norm1, qkv (no bias), mix, norm2, mlp 0 (C -> 4C), mlp 2 (4C -> C)
-      int64_t block = norm + 3 * C * C + linear + norm + (4 * C * C + 4 * C) + (4 * C * C + C);
-      return V * C + (rotary ? 0 : L * C) + layers * block + norm + (V * C + V);
+ParameterShapes ModelConfig::parameter_shapes() const {
+  const int64_t V = vocab, C = dim;
+  ParameterShapes p;
+  auto add = [&](const std::string& name, std::vector<int64_t> shape) {
+    p.emplace_back(name, std::move(shape));
+  };
+  auto linear = [&](const std::string& name, int64_t out, int64_t in, bool bias = true) {
+    add(name + ".weight", {out, in});
+    if (bias) add(name + ".bias", {out});
+  };
+  auto norm = [&](const std::string& name) { add(name + ".weight", {C}), add(name + ".bias", {C}); };
+  auto attention = [&](const std::string& name, bool qkv_bias) {
+    linear(name + ".qkv", 3 * C, C, qkv_bias);
+    linear(name + ".mix", C, C);
+  };
+  auto ffn = [&](const std::string& name) {
+    linear(name + ".0", 4 * C, C);
+    linear(name + ".2", C, 4 * C);
+  };
+  auto block = [&](const std::string& name, const char* n1, const char* att, const char* n2, const char* f) {
+    norm(name + n1), attention(name + att, kind == ModelKind::Sorter), norm(name + n2), ffn(name + f);
+  };
+  if (kind == ModelKind::Sorter) {
+    add("src_emb.weight", {V, C});
+    add("tgt_emb.weight", {V, C});
+    for (int64_t i = 0; i < encoder_layers; ++i)
+      block("enc." + std::to_string(i), ".ln1", ".attn", ".ln2", ".ffn");
+    for (int64_t i = 0; i < decoder_layers; ++i) {
+      std::string d = "dec." + std::to_string(i);
+      norm(d + ".ln1"), attention(d + ".self_attn", true), norm(d + ".ln2");
+      linear(d + ".cross_attn.q", C, C), linear(d + ".cross_attn.kv", 2 * C, C),
+          linear(d + ".cross_attn.mix", C, C);
+      norm(d + ".ln3"), ffn(d + ".ffn");
     }
-    case ModelKind::Sorter: {
-      int64_t ffn = (4 * C * C + 4 * C) + (4 * C * C + C);
-      int64_t self_attention = 3 * (C * C + C) + linear;            // qkv with bias, mix
-      int64_t cross_attention = linear + 2 * (C * C + C) + linear;  // q, kv, mix
-      int64_t encoder = norm + self_attention + norm + ffn;
-      int64_t decoder = 3 * norm + self_attention + cross_attention + ffn;
-      return 2 * V * C + encoder_layers * encoder + decoder_layers * decoder + 2 * norm + (V * C + V);
-    }
+    norm("ln_enc"), norm("ln_dec"), linear("out", V, C);
+    return p;
   }
-  return 0;
+  add("embed.weight", {V, C});
+  if (kind == ModelKind::Transformer) {
+    if (!rotary) add("position.weight", {max_length, C});
+    for (int64_t i = 0; i < layers; ++i)
+      block("blocks." + std::to_string(i), ".norm1", ".attention", ".norm2", ".mlp");
+    norm("norm");
+  }
+  linear("out", V, C);
+  if (kind == ModelKind::WithPosition) add("position.weight", {max_length, C});
+  return p;
+}
+
+int64_t ModelConfig::parameter_count() const {
+  int64_t n = 0;
+  for (const auto& [name, shape] : parameter_shapes()) {
+    int64_t numbers = 1;
+    for (int64_t d : shape) numbers *= d;
+    n += numbers;
+  }
+  return n;
 }
 
 void ModelConfig::validate() const {

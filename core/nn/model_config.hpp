@@ -2,12 +2,17 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tf {
 
 // The largest model any front end builds: 400 MB of float32 weights (with gradients and Adam state,
 // 1.6 GB, near what a browser tab's wasm memory can hold).
 constexpr int64_t kMaxParameters = 100000000;
+
+// Tensors by name with their shapes: what a model has, or what a file claims, before numbers exist.
+using ParameterShapes = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 
 enum class ModelKind { NoTalking, WithPosition, Transformer, Sorter };
 
@@ -27,8 +32,10 @@ struct ModelConfig {
   static ModelConfig transformer(int64_t vocab, int64_t dim = 128, int64_t heads = 4, int64_t layers = 4);
   static ModelConfig sorter();  // page 000: vocab 11, d 64, 4 heads, 2 + 2 blocks, max length 32
 
-  // The numbers the model these settings build holds (checked against a model built from them in
-  // tests/course/test_checkpoint_hardening.cpp), so a file's claim can be checked before anything is built.
+  // The parameters the model these settings build has, by Module name in its order, and the numbers they
+  // hold (checked against built models in tests/run/test_saved_run.cpp), so a file's claims can be checked
+  // before anything is built.
+  ParameterShapes parameter_shapes() const;
   int64_t parameter_count() const;
   void validate() const;  // throws tf::Error naming the bad field; also refuses over kMaxParameters
   std::string to_json() const;

@@ -1,5 +1,8 @@
 #include "run/saved_run.hpp"
 
+#include <functional>
+#include <numeric>
+
 #include "data/toy_language.hpp"
 #include "interp/parameter_table.hpp"
 #include "io/file_bytes.hpp"
@@ -8,12 +11,6 @@
 namespace tf {
 namespace {
 
-int64_t stored_numbers(const Checkpoint& ck) {
-  int64_t n = 0;
-  for (const auto& [name, t] : ck.params) n += t.numel();
-  return n;
-}
-
 TaskKind task_of(const Checkpoint& ck, const ModelConfig& model, const std::optional<TrainConfig>& train) {
   if (!ck.task.empty()) return parse_task(ck.task);
   if (train) return train->task;
@@ -21,14 +18,18 @@ TaskKind task_of(const Checkpoint& ck, const ModelConfig& model, const std::opti
   return ck.vocab == toy::vocabulary() ? TaskKind::Toy : TaskKind::Stories;
 }
 
-}  // namespace
-
-SavedRun read_saved_run(Checkpoint ck) {
+// What the file claims, typed and checked; everything but its tensors' numbers.
+SavedRun typed(const Checkpoint& ck, const ParameterShapes& params) {
   SavedRun run;
   run.model = ModelConfig::from_json(ck.config_json);
-  int64_t want = run.model.parameter_count(), have = stored_numbers(ck);
+  int64_t want = run.model.parameter_count(), have = 0;
+  for (const auto& [name, shape] : params)  // each fits in the file's bytes: the sum cannot overflow
+    have += std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
+  // The count first: it guards memory. Then the first parameter that makes the difference, named.
+  std::string mismatch = parameter_mismatch(run.model.parameter_shapes(), params);
   TF_CHECK(have == want, "the checkpoint's config describes a ", kind_name(run.model.kind), " of ", want,
-           " parameters, but its tensors hold ", have, " numbers");
+           " parameters, but its tensors hold ", have, " numbers", mismatch.empty() ? "" : ": " + mismatch);
+  TF_CHECK(mismatch.empty(), mismatch);
   if (!ck.train_config_json.empty()) {
     run.train = TrainConfig::from_json(ck.train_config_json);
     TF_CHECK(run.train->model.to_json() == run.model.to_json(),
@@ -39,18 +40,32 @@ SavedRun read_saved_run(Checkpoint ck) {
            " but its training config says ", task_name(run.train->task));
   TF_CHECK((run.task == TaskKind::Sort) == (run.model.kind == ModelKind::Sorter), "a ",
            kind_name(run.model.kind), " cannot be a ", task_name(run.task), " model");
+  return run;
+}
+
+}  // namespace
+
+SavedRun read_saved_run(Checkpoint ck) {
+  ParameterShapes params;
+  for (const auto& [name, t] : ck.params) params.emplace_back(name, t.shape().dims());
+  SavedRun run = typed(ck, params);
   run.file = std::move(ck);
   return run;
 }
 
 SavedRun load_saved_run(const std::string& path) {
   return parse_file(path, kMaxCheckpointBytes, [](const std::vector<uint8_t>& bytes) {
-    return read_saved_run(load_checkpoint_bytes(bytes));
+    return load_saved_run_bytes(bytes.data(), bytes.size());
   });
 }
 
 SavedRun load_saved_run_bytes(const uint8_t* data, size_t size) {
-  return read_saved_run(load_checkpoint_bytes(data, size));
+  SavedRun run;
+  Checkpoint ck = load_checkpoint_bytes(
+      data, size,
+      [&](const Checkpoint& claims, const ParameterShapes& params) { run = typed(claims, params); });
+  run.file = std::move(ck);
+  return run;
 }
 
 nlohmann::json describe_saved_run(const SavedRun& run) {

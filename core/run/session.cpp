@@ -46,8 +46,10 @@ std::unique_ptr<Session> Session::resume(const SavedRun& run, const CorpusText* 
 }
 
 std::unique_ptr<Session> Session::view(const SavedRun& run, Device device) {
-  return std::unique_ptr<Session>(
+  std::unique_ptr<Session> s(
       new Session(nullptr, build_model(run, device), run.task, run.vocab(), run.file.losses));
+  s->viewed_step_ = run.step();
+  return s;
 }
 
 Trainer& Session::trainer(const char* purpose) const {
@@ -109,6 +111,7 @@ std::vector<DeviceBlock> Session::parameter_blocks() const {
 
 Checkpoint Session::checkpoint() const {
   Checkpoint ck = trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
+  if (!trainer_) ck.step = viewed_step_;  // the losses are the file's, one per step it trained
   ck.losses = losses_;
   return ck;
 }

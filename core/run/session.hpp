@@ -92,6 +92,7 @@ class Session {
   std::vector<std::string> vocab_;
   std::optional<WordCodec> codec_;
   std::vector<float> losses_;
+  int64_t viewed_step_ = 0;  // a viewed model's step, as its file said
 
   std::vector<StepStats> kept(std::vector<StepStats> stats);  // adds a chunk's losses to losses_
 };

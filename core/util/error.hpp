@@ -1,14 +1,17 @@
-// Errors the library reports to its callers (CLI, Embind, tests): one exception type with a clear message.
+// Errors the library reports to its callers (CLI, Embind, tests): one exception type with a clear message,
+// printable as it is (control characters quoted from a file are escaped: util/printable.hpp).
 #pragma once
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "util/printable.hpp"
+
 namespace tf {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  explicit Error(const std::string& message) : std::runtime_error(printable(message, false)) {}
 };
 
 namespace detail {
@@ -26,6 +29,15 @@ template <class... Parts>
   std::ostringstream os;
   detail::append(os, parts...);
   throw Error(os.str());
+}
+
+// Text from a file quoted in a message: a name can be megabytes long, so at most 60 bytes of it, cut
+// before a character that would not fit whole.
+inline std::string excerpt(const std::string& text) {
+  if (text.size() <= 60) return text;
+  size_t n = 57;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xc0) == 0x80) --n;
+  return text.substr(0, n) + "...";
 }
 
 }  // namespace tf

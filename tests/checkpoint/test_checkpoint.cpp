@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -307,6 +308,75 @@ TEST_SUITE("checkpoint") {
       std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<long>(len));
       CHECK_THROWS_AS(load_checkpoint_bytes(cut), Error);
     }
+  }
+
+  TEST_CASE("metadata arrays are bounded as they stream: vocabulary by the config, losses by the step") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    ck.step = 3;
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& t : file.tensors)
+      tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+    auto load_with = [&](const char* key, const std::string& value) {
+      auto metadata = file.metadata;
+      metadata[key] = value;
+      return load_checkpoint_bytes(write_safetensors(tensors, metadata, file.integers));
+    };
+    auto repeated = [](const std::string& entry, size_t n) {
+      std::string s = "[";
+      for (size_t i = 0; i < n; ++i) s += (i ? "," : "") + entry;
+      return s + "]";
+    };
+    auto start = std::chrono::steady_clock::now();
+    // 3 million empty words (9 MB) for a vocab of 6, 4 million losses (8 MB) for 3 steps: each refused at
+    // the first entry too many, not after a document of millions of values.
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.vocab", repeated("\"\"", 3000000)),
+                         doctest::Contains("vocabulary has more than 6 entries"), Error);
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.losses", repeated("0", 4000000)),
+                         doctest::Contains("loss history has more than 3 entries"), Error);
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5.0);
+    CHECK(load_with("tinyformer.losses", "[1,null,2]").losses.size() == 3);
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.rng", repeated("\"1\"", 5)),
+                         doctest::Contains("RNG state has more than 4 entries"), Error);
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.losses", "[1e39]"), doctest::Contains("not a float32 number"),
+                         Error);
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.vocab", "[[\"a\"]]"), doctest::Contains("not a plain value"),
+                         Error);
+    std::string long_config = "{\"kind\":\"transformer\"" + std::string(2 << 20, ' ') + "}";
+    CHECK_THROWS_WITH_AS(load_with("tinyformer.config", long_config), doctest::Contains("over the limit"),
+                         Error);
+  }
+
+  TEST_CASE("a vocabulary names each word once, and a file holds a loss per step at most: saved and loaded") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    Checkpoint twice = ck;
+    twice.vocab[3] = "the";
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(twice),
+                         doctest::Contains("vocabulary has the word \"the\" twice (token ids 2 and 3)"),
+                         Error);
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& t : file.tensors)
+      tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+    file.metadata["tinyformer.vocab"] = nlohmann::json(twice.vocab).dump();
+    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(tensors, file.metadata, file.integers)),
+                         doctest::Contains("twice (token ids 2 and 3)"), Error);
+    Checkpoint more = ck;
+    more.step = 2;
+    more.losses = {1.f, 2.f, 3.f};
+    CHECK_THROWS_WITH_AS(save_checkpoint_bytes(more), doctest::Contains("3 losses for 2 steps"), Error);
+  }
+
+  TEST_CASE(
+      "a file with more than twice the entries its model and optimizer state make is refused, one named") {
+    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
+    SafetensorsFile file = read_safetensors(save_checkpoint_bytes(ck));
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& t : file.tensors)
+      tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+    for (int i = 0; i < 200; ++i) tensors.emplace_back("extra." + std::to_string(i), Tensor::zeros(Shape{0}));
+    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(tensors, file.metadata, file.integers)),
+                         doctest::Contains("'extra.0' is not one of the parameters"), Error);
   }
 
   TEST_CASE("checkpoint files round trip and errors name the path") {

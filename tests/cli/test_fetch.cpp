@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "cli/fetch.hpp"
-#include "data/utf8.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 using namespace tf;
 using namespace tf::cli;

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
-#include "data/utf8.hpp"
+#include "io/text_file.hpp"
 #include "support/data_paths.hpp"
+#include "util/utf8.hpp"
 
 using namespace tf;
 using Words = std::vector<std::string>;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "data/text_file.hpp"
 #include "data/vocabulary.hpp"
+#include "io/text_file.hpp"
 #include "support/data_paths.hpp"
 #include "util/error.hpp"
 

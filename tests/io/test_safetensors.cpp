@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #ifndef __EMSCRIPTEN__
 #include <sys/resource.h>
+
 #include <csignal>
 #endif
 
@@ -359,6 +361,79 @@ TEST_SUITE("safetensors") {
       CHECK(got.shape == want["shape"].get<std::vector<int64_t>>());
       CHECK(bits_of(got.data) == want["bits"].get<std::vector<uint32_t>>());
     }
+  }
+}
+
+TEST_SUITE("safetensors") {
+  TEST_CASE("the reader and the writer accept the same files: a huge zero-size shape reads in every dtype") {
+    // 2^60 x 0 numbers: no dtype's byte count overflows, so it reads, writes as F32 and reads back; at
+    // 2^62 + 1 an 8-byte element would overflow, so it is refused whatever the file's dtype (F16 was read,
+    // then its F32 copy refused).
+    for (const char* dtype : {"F16", "BF16", "F32", "F64", "I64"}) {
+      CAPTURE(dtype);
+      auto header = [&](const char* first) {
+        return std::string("{\"t\":{\"dtype\":\"") + dtype + "\",\"shape\":[" + first +
+               ",0],\"data_offsets\":[0,0]}}";
+      };
+      SafetensorsFile file = read_safetensors(make_file(header("1152921504606846976"), 0));
+      std::vector<uint8_t> again =
+          file.tensors.empty()
+              ? write_safetensors({}, {}, file.integers)
+              : write_safetensors({{"t", Tensor::from_vector({}, Shape(file.tensors[0].shape))}});
+      SafetensorsFile back = read_safetensors(again);
+      CHECK((back.tensors.empty() ? back.integers[0].shape : back.tensors[0].shape) ==
+            std::vector<int64_t>{int64_t{1} << 60, 0});
+      CHECK_THROWS_WITH_AS(read_safetensors(make_file(header("4611686018427387905"), 0)),
+                           doctest::Contains("impossibly large"), Error);
+    }
+  }
+
+  TEST_CASE("a write-read-write round trip gives the same bytes") {
+    auto bytes = write_safetensors(sample_tensors(), {{"k", "v"}}, sample_integers());
+    SafetensorsFile file = read_safetensors(bytes);
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& t : file.tensors)
+      tensors.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
+    CHECK(write_safetensors(tensors, file.metadata, file.integers) == bytes);
+  }
+
+  TEST_CASE("the writer refuses a header the reader would refuse: over 100 MB") {
+    std::string big(kSafetensorsMaxHeader, 'a');
+    CHECK_THROWS_WITH_AS(write_safetensors({{"x", Tensor::ones(Shape{1})}}, {{"k", big}}),
+                         doctest::Contains("over the limit of 100000000"), Error);
+  }
+
+  TEST_CASE("an entry's fields are exactly dtype, shape and data_offsets, with at most 64 dimensions") {
+    std::string shape65 = "[";
+    for (int i = 0; i < 65; ++i) shape65 += i ? ",1" : "1";
+    shape65 += "]";
+    CHECK_THROWS_WITH_AS(
+        read_safetensors(
+            make_file("{\"t\":{\"dtype\":\"F32\",\"shape\":" + shape65 + ",\"data_offsets\":[0,4]}}", 4)),
+        doctest::Contains("more than 64 dimensions"), Error);
+    CHECK_THROWS_WITH_AS(read_safetensors(make_file(
+                             "{\"t\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4],\"x\":[]}}", 4)),
+                         doctest::Contains("has the field 'x'"), Error);
+  }
+
+  TEST_CASE("a header of many entries is read as it streams, a name too long for a message cut short") {
+    // 200,000 entries (10 MB of header), the last a duplicate with a 1 MB name: refused as a whole, quickly,
+    // with a message of readable length.
+    std::string header = "{";
+    for (int i = 0; i < 200000; ++i)
+      header += "\"" + std::to_string(i) + "\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},";
+    std::string name(1 << 20, 'n');
+    header += "\"" + name + "\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},";
+    header += "\"" + name + "\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}}";
+    auto start = std::chrono::steady_clock::now();
+    try {
+      read_safetensors(make_file(header, 0));
+      FAIL("a name given twice was accepted");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("twice") != std::string::npos);
+      CHECK(std::string(e.what()).size() < 200);
+    }
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5.0);
   }
 }
 

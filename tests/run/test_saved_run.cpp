@@ -3,6 +3,7 @@
 // tf::Error that names the field (or the file) without a JSON library message.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -91,7 +92,12 @@ TEST_SUITE("saved_run") {
     for (const ModelConfig& c : configs) {
       CAPTURE(c.to_json());
       Rng rng(0);
-      CHECK(c.parameter_count() == Model(c, rng).module().parameter_count());
+      Model model(c, rng);
+      CHECK(c.parameter_count() == model.module().parameter_count());
+      ParameterShapes built;
+      for (const auto& [name, t] : model.module().named_parameters())
+        built.emplace_back(name, t.shape().dims());
+      CHECK(c.parameter_shapes() == built);  // names and shapes, in the model's order
     }
     CHECK(ModelConfig::transformer(2002).parameter_count() == 1314514);  // docs/checkpoints.md
   }
@@ -285,6 +291,38 @@ TEST_SUITE("saved_run") {
       CHECK(resumed->step().loss == expected[2]);
       CHECK(resumed->step().loss == expected[3]);
     }
+  }
+
+  TEST_CASE("when the counts disagree, the first tensor missing, extra or of another shape is named") {
+    std::vector<uint8_t> bytes = trained_bytes(small_toy(), 1);
+    const std::string counts = "describes a transformer of " +
+                               std::to_string(saved(bytes).model.parameter_count()) +
+                               " parameters, but its tensors hold ";
+    auto refused = [&](const std::function<void(std::vector<std::pair<std::string, Tensor>>&)>& edit) {
+      try {
+        saved(edited(bytes, [&](auto& tensors, auto&) { edit(tensors); }));
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string("accepted");
+    };
+    auto find = [](auto& tensors, const std::string& name) {
+      return std::find_if(tensors.begin(), tensors.end(), [&](const auto& t) { return t.first == name; });
+    };
+    std::string missing = refused([&](auto& t) { t.erase(find(t, "out.bias")); });
+    CHECK(missing.find(counts) != std::string::npos);
+    CHECK(missing.find(": the checkpoint lacks the model's parameter(s) 'out.bias'") != std::string::npos);
+    std::string extra = refused([&](auto& t) { t.emplace_back("blocks.9.extra", Tensor::ones(Shape{3})); });
+    CHECK_MESSAGE(extra.find(counts) != std::string::npos, extra);
+    CHECK(extra.find(": the checkpoint has parameter(s) the model does not: 'blocks.9.extra'") !=
+          std::string::npos);
+    std::string short_bias = refused([&](auto& t) { find(t, "out.bias")->second = Tensor::ones(Shape{13}); });
+    CHECK(short_bias.find(counts) != std::string::npos);
+    CHECK(short_bias.find(": parameter 'out.bias' has shape (13) in the checkpoint but (14) in the model") !=
+          std::string::npos);
+    // With the same count, the names still have to be the model's: refused before any model is built.
+    std::string renamed = refused([&](auto& t) { find(t, "out.bias")->first = "out.shift"; });
+    CHECK(renamed == "the checkpoint lacks the model's parameter(s) 'out.bias'");
   }
 
   TEST_CASE("errors from a file name the file") {

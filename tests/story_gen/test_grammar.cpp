@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "data/text_file.hpp"
 #include "data/tokenizer.hpp"
 #include "data/vocabulary.hpp"
+#include "io/text_file.hpp"
 #include "story_gen/grammar.hpp"
 #include "story_gen/lexicon.hpp"
 #include "support/data_paths.hpp"

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "data/text_file.hpp"
+#include "io/text_file.hpp"
 #include "support/data_paths.hpp"
 #include "train/trainer.hpp"
 

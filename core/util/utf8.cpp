@@ -1,4 +1,4 @@
-#include "data/utf8.hpp"
+#include "util/utf8.hpp"
 
 namespace tf {
 
