@@ -9,7 +9,8 @@
 namespace tf::cli {
 
 void compute_options(OptionTable& o) {
-  o.integer("threads", "N", "CPU threads (default: the machine's cores, at most 64)", 1, 1024);
+  o.integer("threads", "N", "CPU threads (default: the machine's cores, at most 64)", 1,
+            runtime::max_threads());
   o.choice("device", {"cpu", "cuda"}, "where the model runs (cuda when the CUDA backend is built)", "cpu");
 }
 

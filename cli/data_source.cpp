@@ -12,14 +12,16 @@ namespace tf::cli {
 
 namespace {
 
-std::string join_files(const std::string& list) {
+// The files' text, joined; `cap` bytes at most, all files together (--max-text-bytes).
+std::string join_files(const std::string& list, uint64_t cap) {
   std::string text;
   std::stringstream ss(list);
   for (std::string path; std::getline(ss, path, ',');) {
     if (path.empty()) continue;
     TF_CHECK(!std::filesystem::is_directory(path), "'", path,
              "' is a folder; --data and --valid take text files");
-    text += read_text_file(path);
+    TF_CHECK(text.size() < cap, "the text files are over --max-text-bytes ", cap, " together");
+    text += read_text_file(path, -1, cap - text.size());
     text += "\n";
   }
   TF_CHECK(!text.empty(), "--data names no files");
@@ -51,6 +53,8 @@ void data_options(OptionTable& o) {
          "story text: the course's TinyStories slice (downloaded once), the built-in story grammar, or files",
          "builtin");
   o.text("valid", "FILE[,FILE...]", "held-out story text (default: the tail of the training text)");
+  o.integer("max-text-bytes", "N", "the most bytes --data or --valid files may hold, each list together", 1,
+            static_cast<int64_t>(kMaxFileBytes), static_cast<int64_t>(kMaxTextBytes));
   o.text("cache-dir", "DIR", "where --data tinystories is cached (default: ~/.cache/tinyformer)");
   o.text("url", "URL", "where --data tinystories is downloaded from", std::string(kTinyStoriesUrl));
 }
@@ -66,10 +70,11 @@ StoryText load_story_text(const Args& a) {
     t.train = fetch_course_corpus(a);
     t.description = "TinyStoriesV2-GPT4-valid.txt, first 4,000,000 bytes";
   } else {
-    t.train = join_files(data);
+    t.train = join_files(data, static_cast<uint64_t>(a.integer("max-text-bytes")));
     t.description = data;
   }
-  if (a.has("valid")) t.valid = join_files(a.str("valid"));
+  if (a.has("valid"))
+    t.valid = join_files(a.str("valid"), static_cast<uint64_t>(a.integer("max-text-bytes")));
   return t;
 }
 

@@ -46,6 +46,9 @@ int eval_command(const Args& a) {
   if (std::optional<float> v = task->validation_loss(*model)) {
     result["loss"] = *v;
   } else {
+    TF_CHECK(run.task != TaskKind::Stories, "cannot evaluate ", a.str("checkpoint"),
+             ": the held-out text is too short for one window of ", task_config(run).seq_len,
+             " tokens; give more with --valid (the loss on training text would not say how well it learned)");
     result["loss"] = fresh_loss(*task, *model, a.integer("batches"), rng);
   }
   TF_CHECK(std::isfinite(result["loss"].get<double>()), "cannot evaluate ", a.str("checkpoint"),

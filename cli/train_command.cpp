@@ -157,7 +157,9 @@ nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals
       {"gflops_per_s", t.seconds > 0 ? static_cast<double>(t.flops) / t.seconds * 1e-9 : 0.0}};
   if (!t.last.empty()) result["final_loss"] = t.mean_loss();
   if (a.flag("profile")) result["profile"] = profile_json(profiler::read());
-  if (std::optional<float> v = trainer.validation_loss()) result["validation_loss"] = *v;
+  std::optional<float> v = trainer.validation_loss();
+  if (v || c.task == TaskKind::Stories)
+    result["validation_loss"] = v ? nlohmann::json(*v) : nullptr;  // null: too little held-out text
   if (!a.flag("no-eval")) result["evaluation"] = trainer.evaluate(123);
   if (saved) result["checkpoint"] = a.str("save");
   return result;
@@ -211,11 +213,14 @@ void train_options(OptionTable& o) {
 int train_command(const Args& a) {
   if (a.integer("checkpoint-every") > 0 && !a.has("save"))
     throw UsageError("--checkpoint-every needs --save FILE");
+  if (a.has("save")) check_writable(a.str("save"));  // before training, not after it
   apply_threads(a);
   Device device = device_option(a);
   std::unique_ptr<Trainer> trainer = make_trainer(a, device);
   const TrainConfig& c = trainer->config();
-  int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps;
+  int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps, first = trainer->steps_done();
+  TF_CHECK(total > first || !a.has("resume"), "the run in ", a.str("resume"), " is at step ", first,
+           " already: --steps ", total, " (the new total) leaves nothing to train; give more than ", first);
   std::unique_ptr<JsonlLog> log = a.has("log") ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
   std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
                static_cast<long long>(trainer->model().module().parameter_count()),
@@ -245,6 +250,14 @@ int train_command(const Args& a) {
     std::fprintf(stderr, "where the time goes, per step:\n%s", profile_table(profiler::read()).c_str());
   }
   print_json_line(final_figures(*trainer, a, totals, saved));
+  int64_t ran = trainer->steps_done() - first;
+  if (ran > 0 && trainer->skipped_steps() == ran) {
+    std::fprintf(stderr,
+                 "every one of the %lld steps was skipped (loss or gradient norm not finite): the run "
+                 "diverged and nothing was trained\n",
+                 static_cast<long long>(ran));
+    return 1;
+  }
   return a.has("save") && !saved ? 1 : 0;  // 1: the run diverged and the file keeps its last good state
 }
 

@@ -38,7 +38,8 @@ void write_options(OptionTable& o) {
   o.text("suffix", "TEXT", "the end of every story (undiffusing fills in between)", "");
   o.choice("sampler", {"undiffuse", "greedy", "left-to-right"},
            "reveal order (default: left-to-right for a causal model, else undiffuse)");
-  o.integer("length", "N", "tokens per story, prompt and suffix included", 1, 65536, 32);
+  o.integer("length", "N", "tokens per story, prompt and suffix included (at most the model's max length)", 1,
+            kMaxWriteLength, 32);
   o.integer("count", "N", "stories to write", 1, 10000, 5);
   o.integer("steps", "T", "undiffusing steps (0 = one per token)", 0, 100000, 0);
   o.number("temperature", "sampling temperature (> 0)", 0, 100, 1.0);
@@ -52,6 +53,7 @@ void write_options(OptionTable& o) {
 int write_command(const Args& a) {
   apply_threads(a);
   SavedRun run = load_saved_run(a.str("checkpoint"));
+  check_checkpoint_finite(run.file, "cannot write with " + a.str("checkpoint"));
   std::unique_ptr<Model> model = build_model(run, device_option(a));
   if (model->sorter()) {
     if (!a.has("input")) throw UsageError("the sorter needs --input \"ten digits\"");
@@ -75,8 +77,10 @@ int write_command(const Args& a) {
   r.top_k = a.integer("top-k");
   r.temperature = static_cast<float>(a.number("temperature"));
   r.seed = static_cast<uint64_t>(a.integer("seed"));
-  // write_text checks the request against the model before it writes: its errors are about the options.
-  nlohmann::json result = checking_options([&] { return write_text(*model, WordCodec(run.vocab()), r); });
+  // The request's errors are about the options (exit 2); writing's own (memory, the device) are not.
+  WordCodec codec(run.vocab());
+  r = checking_options([&] { return check_write_request(*model, codec, r); });
+  nlohmann::json result = write_text(*model, codec, r);
   if (!a.flag("json"))
     for (const auto& st : result["stories"])
       std::printf("%s\n", printable(st["text"].get<std::string>()).c_str());

@@ -8,6 +8,7 @@ namespace tf::runtime {
 
 void set_threads(int n) { ThreadPool::instance().set_threads(n); }
 int threads() { return ThreadPool::instance().threads(); }
+int max_threads() { return ThreadPool::kMaxThreads; }
 
 bool threaded() {
 #ifdef TF_SINGLE_THREADED

@@ -11,7 +11,8 @@
 
 namespace tf::runtime {
 
-void set_threads(int n);  // 1..the pool's maximum; a tf::Error otherwise
+int max_threads();        // the most kernel threads the pool runs (256)
+void set_threads(int n);  // 1..max_threads() (wasm: the worker pool); a tf::Error otherwise
 int threads();
 bool threaded();  // false in the single-threaded wasm build
 

@@ -1,5 +1,7 @@
 #include "sample/write_text.hpp"
 
+#include <algorithm>
+
 #include "io/json_fields.hpp"
 
 #include "sample/left_to_right.hpp"
@@ -39,14 +41,7 @@ nlohmann::json story(const WordCodec& codec, const std::vector<int32_t>& ids, in
 
 nlohmann::json left_to_right(const Model& model, const WordCodec& codec, const WriteRequest& r, Rng& rng) {
   const MyTransformer& net = model.transformer_model("left-to-right writing");
-  TF_CHECK(net.config().causal, "left-to-right writing needs a causal model; undiffuse with this one");
-  TF_CHECK(r.suffix.empty(),
-           "a left-to-right model cannot fill in before a suffix (course C8); use a diffusion model");
   std::vector<int32_t> prompt = codec.encode(r.prompt);
-  TF_CHECK(static_cast<int64_t>(prompt.size()) < r.length, "the prompt has ", prompt.size(),
-           " tokens: nothing left to write within length ", r.length);
-  for (int32_t id : prompt)
-    TF_CHECK(id != codec.mask_id(), "left-to-right writing has no masks: remove the _ from the prompt");
   WriteOptions o;
   o.length = r.length;
   o.guess = guess_options(codec, r.temperature);
@@ -62,51 +57,79 @@ nlohmann::json left_to_right(const Model& model, const WordCodec& codec, const W
 // The template to fill: the prompt's tokens, masks up to `length`, then the suffix's tokens.
 std::vector<int32_t> story_template(const WordCodec& codec, const WriteRequest& r) {
   std::vector<int32_t> prompt = codec.encode(r.prompt), suffix = codec.encode(r.suffix);
-  int64_t fixed = static_cast<int64_t>(prompt.size() + suffix.size());
-  TF_CHECK(fixed <= r.length, "the prompt and suffix have ", fixed, " tokens, more than the length ",
-           r.length);
   std::vector<int32_t> t = prompt;
   t.resize(static_cast<size_t>(r.length - static_cast<int64_t>(suffix.size())), codec.mask_id());
   t.insert(t.end(), suffix.begin(), suffix.end());
   return t;
 }
 
+// Stories undiffused a batch at a time, each batch's probabilities [N, L, V] and attention [N, heads, L, L]
+// within kWriteBatchFloats, so memory stays flat whatever the length and count.
 nlohmann::json undiffuse_all(const Model& model, const WordCodec& codec, const WriteRequest& r, Rng& rng) {
   const TokenModel& net = model.token_model("undiffusing");
-  TF_CHECK(!net.config().causal, "a causal model writes left to right: use the left-to-right sampler");
-  TF_CHECK(codec.mask_id() >= 0, "undiffusing needs a mask token \"_\" in the vocabulary");
-  std::vector<int32_t> tmpl = story_template(codec, r), batch;
-  for (int64_t n = 0; n < r.count; ++n) batch.insert(batch.end(), tmpl.begin(), tmpl.end());
+  const ModelConfig& c = net.config();
+  std::vector<int32_t> tmpl = story_template(codec, r);
+  const int64_t per_story = r.length * (c.vocab + c.heads * r.length);
+  const int64_t per_batch = std::clamp<int64_t>(kWriteBatchFloats / per_story, 1, r.count);
   UndiffuseOptions o;
   o.steps = static_cast<int>(r.steps > 0 ? r.steps : r.length);
   o.greedy = r.sampler == "greedy";
-  UndiffuseResult u = undiffuse(make_guesser(net, guess_options(codec, r.temperature)),
-                                Ids(batch, Shape{r.count, r.length}), codec.mask_id(), o, rng);
   nlohmann::json stories = nlohmann::json::array();
-  for (int64_t n = 0; n < r.count; ++n) {
-    auto at = [&](const std::vector<int32_t>& v) {
-      return std::vector<int32_t>(v.begin() + n * r.length, v.begin() + (n + 1) * r.length);
-    };
-    nlohmann::json s = story(codec, at(u.tokens.data), u.network_calls);
-    s["reveal_step"] = at(u.reveal_step);
-    stories.push_back(s);
+  for (int64_t first = 0; first < r.count; first += per_batch) {
+    const int64_t N = std::min(per_batch, r.count - first);
+    std::vector<int32_t> batch;
+    for (int64_t n = 0; n < N; ++n) batch.insert(batch.end(), tmpl.begin(), tmpl.end());
+    UndiffuseResult u = undiffuse(make_guesser(net, guess_options(codec, r.temperature)),
+                                  Ids(batch, Shape{N, r.length}), codec.mask_id(), o, rng);
+    for (int64_t n = 0; n < N; ++n) {
+      auto at = [&](const std::vector<int32_t>& v) {
+        return std::vector<int32_t>(v.begin() + n * r.length, v.begin() + (n + 1) * r.length);
+      };
+      nlohmann::json s = story(codec, at(u.tokens.data), u.network_calls);
+      s["reveal_step"] = at(u.reveal_step);
+      stories.push_back(s);
+    }
   }
   return stories;
 }
 
 }  // namespace
 
-nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request) {
+WriteRequest check_write_request(const Model& model, const WordCodec& codec, const WriteRequest& request) {
   WriteRequest r = request;
-  if (r.sampler.empty()) r.sampler = model.config().causal ? "left-to-right" : "undiffuse";
+  const ModelConfig& c = model.config();
+  if (r.sampler.empty()) r.sampler = c.causal ? "left-to-right" : "undiffuse";
   TF_CHECK(r.sampler == "undiffuse" || r.sampler == "greedy" || r.sampler == "left-to-right",
            "unknown sampler '", r.sampler, "' (expected undiffuse, greedy or left-to-right)");
   TF_CHECK(r.count >= 1 && r.count <= 10000, "count must be 1..10000, got ", r.count);
-  TF_CHECK(r.length >= 1 && r.length <= model.config().max_length, "length must be 1..",
-           model.config().max_length, " (the model's max_length), got ", r.length);
+  const int64_t longest = std::min(c.max_length, kMaxWriteLength);
+  TF_CHECK(r.length >= 1 && r.length <= longest, "length must be 1..", longest, " (the model's max_length ",
+           c.max_length, ", and writing's limit of ", kMaxWriteLength, "), got ", r.length);
   TF_CHECK(r.steps >= 0 && r.steps <= 100000, "steps must be 0..100000, got ", r.steps);
   TF_CHECK(r.top_k >= 0, "top_k must be >= 0, got ", r.top_k);
   TF_CHECK(r.temperature > 0 && r.temperature <= 100, "temperature must be in (0, 100], got ", r.temperature);
+  const size_t prompt = codec.encode(r.prompt).size(), suffix = codec.encode(r.suffix).size();
+  if (r.sampler != "left-to-right") {
+    TF_CHECK(!model.token_model("undiffusing").config().causal,
+             "a causal model writes left to right: use the left-to-right sampler");
+    TF_CHECK(codec.mask_id() >= 0, "undiffusing needs a mask token \"_\" in the vocabulary");
+    TF_CHECK(static_cast<int64_t>(prompt + suffix) <= r.length, "the prompt and suffix have ",
+             prompt + suffix, " tokens, more than the length ", r.length);
+    return r;
+  }
+  TF_CHECK(model.transformer_model("left-to-right writing").config().causal,
+           "left-to-right writing needs a causal model; undiffuse with this one");
+  TF_CHECK(suffix == 0,
+           "a left-to-right model cannot fill in before a suffix (course C8); use a diffusion model");
+  TF_CHECK(static_cast<int64_t>(prompt) < r.length, "the prompt has ", prompt,
+           " tokens: nothing left to write within length ", r.length);
+  for (int32_t id : codec.encode(r.prompt))
+    TF_CHECK(id != codec.mask_id(), "left-to-right writing has no masks: remove the _ from the prompt");
+  return r;
+}
+
+nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request) {
+  WriteRequest r = check_write_request(model, codec, request);
   Rng rng(r.seed);
   nlohmann::json stories = r.sampler == "left-to-right" ? left_to_right(model, codec, r, rng)
                                                         : undiffuse_all(model, codec, r, rng);

@@ -29,6 +29,16 @@ struct WriteRequest {
   static WriteRequest from_json(const std::string& json);
 };
 
+// The longest story written, whatever a model's max_length: undiffusing runs the whole story through the
+// model at every step, so a story's cost grows with its length squared.
+constexpr int64_t kMaxWriteLength = 2048;
+// The floats one batch of undiffused stories may hold (probabilities and attention): 64 MB.
+constexpr int64_t kWriteBatchFloats = int64_t{1} << 24;
+
+// The request checked against the model and vocabulary (each failure is about the request, so front ends
+// can call it a usage error), with its sampler chosen; write_text checks it again.
+WriteRequest check_write_request(const Model& model, const WordCodec& codec, const WriteRequest& request);
+
 // {"sampler", "stories": [{"text", "tokens", "reveal_step" (undiffusing), "network_calls"}]}.
 nlohmann::json write_text(const Model& model, const WordCodec& codec, const WriteRequest& request);
 

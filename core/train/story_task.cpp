@@ -20,6 +20,9 @@ class StoryTask : public Task {
       : Task(TaskKind::Stories, batch), data_(std::move(data)), seq_len_(seq_len) {
     TF_CHECK(data_ && data_->train.size() > seq_len_, "the story corpus has ",
              data_ ? data_->train.size() : 0, " tokens: too few for windows of ", seq_len_);
+    TF_CHECK(!data_->valid_given || data_->valid.size() > seq_len_, "the held-out text has ",
+             data_->valid.size(), " tokens: too few for one window of ", seq_len_,
+             "; give more (or none, to hold out the tail of the training text)");
   }
 
   LossResult batch_loss(const Model& model, Rng& rng) const override {
@@ -33,8 +36,9 @@ class StoryTask : public Task {
 
   std::optional<float> validation_loss(const Model& model) const override {
     const TokenModel& net = model.token_model("the story task");
-    const Corpus& valid = data_->valid.size() > seq_len_ ? data_->valid : data_->train;
-    int64_t count = std::min<int64_t>(kValidationWindows, valid.size() / seq_len_);
+    const Corpus& valid = data_->valid;  // never the training windows: no number rather than a wrong one
+    int64_t count =
+        valid.size() > seq_len_ ? std::min<int64_t>(kValidationWindows, valid.size() / seq_len_) : 0;
     if (count == 0) return std::nullopt;
     Ids all = valid.windows(count, seq_len_);
     NoGrad no_grad;
@@ -57,8 +61,12 @@ class StoryTask : public Task {
 
   nlohmann::json evaluate(const Model& model, Rng&) const override {
     std::optional<float> v = validation_loss(model);
-    nlohmann::json j = {{"causal", model.config().causal}};
-    if (v) j["validation_loss"] = *v;
+    nlohmann::json j = {{"causal", model.config().causal},
+                        {"validation_loss", v ? nlohmann::json(*v) : nullptr}};
+    if (!v)
+      j["validation"] = "none: the held-out tail of the training text has " +
+                        std::to_string(data_->valid.size()) + " tokens, too few for one window of " +
+                        std::to_string(seq_len_);
     return j;
   }
 
@@ -83,7 +91,7 @@ StoryData StoryData::from_text(const std::string& train_text, const std::string&
 StoryData StoryData::with_vocab(Vocabulary vocab, const std::string& train_text,
                                 const std::string& valid_text) {
   Corpus train = Corpus::from_text(train_text, vocab);
-  if (!valid_text.empty()) return {vocab, train, Corpus::from_text(valid_text, vocab)};
+  if (!valid_text.empty()) return {vocab, train, Corpus::from_text(valid_text, vocab), true};
   auto [head, tail] = train.split_tail(0.05);
   return {vocab, head, tail};
 }

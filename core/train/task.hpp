@@ -52,6 +52,7 @@ class Task {
 struct StoryData {
   Vocabulary vocab;
   Corpus train, valid;
+  bool valid_given = false;  // valid is text given for it, not the training text's tail
   // Vocabulary from `train_text`; validation from `valid_text`, or the last 5 % of the training text when
   // empty.
   static StoryData from_text(const std::string& train_text, const std::string& valid_text = "",

@@ -68,7 +68,10 @@ function interruptRun(args, log, signal, ready) {
 test('numbers that do not fit are usage errors, not wrapped around', () => {
   let r = run(...toy, '--threads', '4294967297');
   assert.equal(r.code, 2);
-  assert.match(r.err, /--threads: needs a whole number in 1\.\.1024, got '4294967297'/);
+  assert.match(r.err, /--threads: needs a whole number in 1\.\.256, got '4294967297'/);
+  r = run(...toy, '--threads', '300');  // the core's thread pool takes 256 at most: refused here, as usage
+  assert.equal(r.code, 2);
+  assert.match(r.err, /--threads: needs a whole number in 1\.\.256, got '300'/);
   r = run(...toy, '--steps', '99999999999999999999');
   assert.equal(r.code, 2);
   assert.match(r.err, /--steps: needs a whole number in 0\.\.100000000, got '99999999999999999999'/);

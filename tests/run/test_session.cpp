@@ -54,6 +54,41 @@ TEST_SUITE("session") {
     CHECK(Session::view(saved)->checkpoint().losses == first.losses);  // weights only, history kept
   }
 
+  TEST_CASE("a viewed model's checkpoint keeps its file's step beside the loss history, and loads back") {
+    std::unique_ptr<Session> run = Session::create(toy_run(4), nullptr);
+    run->step(3);
+    std::vector<uint8_t> bytes = save_checkpoint_bytes(run->checkpoint());
+    std::vector<uint8_t> viewed =
+        save_checkpoint_bytes(Session::view(load_saved_run_bytes(bytes.data(), bytes.size()))->checkpoint());
+    SavedRun back = load_saved_run_bytes(viewed.data(), viewed.size());
+    CHECK(back.step() == 3);
+    CHECK(back.file.losses == run->losses());
+    CHECK_FALSE(back.resumable());
+  }
+
+  TEST_CASE("validation never runs on training windows: too little held-out text is an error or no number") {
+    TrainConfig c = TrainConfig::for_task("stories");
+    c.model = ModelConfig::transformer(2, 8, 1, 1);
+    c.batch = 2;
+    c.seq_len = 8;
+    c.model.max_length = 8;
+    std::string story = "once upon a time there was a cat . the cat sat on a mat and was happy . ";
+    std::string train;
+    for (int i = 0; i < 20; ++i) train += story;
+    CorpusText given{train, "a cat sat ."};  // held-out text given, 4 tokens for windows of 8
+    CHECK_THROWS_WITH_AS(Session::create(c, &given),
+                         doctest::Contains("the held-out text has 4 tokens: too few for one window of 8"),
+                         Error);
+    CorpusText tail{train.substr(0, 200), ""};  // the held-out tail of ~45 tokens is 2: no validation
+    std::unique_ptr<Session> run = Session::create(c, &tail);
+    CHECK_FALSE(run->trainer("validation").validation_loss().has_value());
+    nlohmann::json ev = run->trainer("evaluation").evaluate(1);
+    CHECK(ev["validation_loss"].is_null());
+    CHECK(ev["validation"].get<std::string>().find("too few for one window of 8") != std::string::npos);
+    CorpusText enough{train, train.substr(0, 400)};
+    CHECK(Session::create(c, &enough)->trainer("validation").validation_loss().has_value());
+  }
+
   TEST_CASE("a session says its steps and its training config with the model as it is now") {
     auto run = Session::create(toy_run(2), nullptr);
     run->step(2);

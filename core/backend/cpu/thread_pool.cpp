@@ -157,7 +157,7 @@ void ThreadPool::stop_workers() {
 }
 
 void ThreadPool::set_threads(int n) {
-  TF_CHECK(n >= 1 && n <= 256, "thread count must be between 1 and 256, got ", n);
+  TF_CHECK(n >= 1 && n <= kMaxThreads, "thread count must be between 1 and ", kMaxThreads, ", got ", n);
   if (n == threads_ && static_cast<int>(shared_->workers.size()) == n - 1) return;
   stop_workers();
   threads_ = n;

@@ -31,6 +31,7 @@ class FunctionRef<R(Args...)> {
 
 class ThreadPool {
  public:
+  static constexpr int kMaxThreads = 256;
   static ThreadPool& instance();
   int threads() const { return threads_; }
   // Changes the number of threads (1 = run on the caller only). Not to be called from inside a task.
