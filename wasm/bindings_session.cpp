@@ -180,18 +180,19 @@ std::unique_ptr<Handle> create_run(const std::string& config_json, const val& te
                                                     corpus ? &*corpus : nullptr, parse_device(device)));
   });
 }
-std::unique_ptr<Handle> load_run(const std::string& bytes, const val& text, const std::string& device) {
+// Checkpoint bytes come as (pointer, size) in wasm memory that the wrapper owns (tinyformer.js withBytes).
+std::unique_ptr<Handle> load_run(double pointer, double size, const val& text, const std::string& device) {
   return guarded([&] {
     std::optional<CorpusText> corpus = corpus_of(text);
     return std::make_unique<Handle>(
-        Session::resume(saved_run_of(bytes), corpus ? &*corpus : nullptr, parse_device(device)));
+        Session::resume(saved_run_of(pointer, size), corpus ? &*corpus : nullptr, parse_device(device)));
   });
 }
-std::unique_ptr<Handle> load_model(const std::string& bytes) {
-  return guarded([&] { return std::make_unique<Handle>(Session::view(saved_run_of(bytes))); });
+std::unique_ptr<Handle> load_model(double pointer, double size) {
+  return guarded([&] { return std::make_unique<Handle>(Session::view(saved_run_of(pointer, size))); });
 }
-std::string inspect_checkpoint(const std::string& bytes) {
-  return guarded([&] { return describe_saved_run(saved_run_of(bytes)).dump(); });
+std::string inspect_checkpoint(double pointer, double size) {
+  return guarded([&] { return describe_saved_run(saved_run_of(pointer, size)).dump(); });
 }
 
 }  // namespace
@@ -236,6 +237,7 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
   function("loadRun", &load_run);
   function("loadModel", &load_model);
   function("inspectCheckpoint", &inspect_checkpoint);
+  function("takeError", &take_error);
 }
 
 }  // namespace tf

@@ -7,11 +7,9 @@
 
 namespace tf::marshal {
 
-void throw_js_error(const std::string& message) {
-  val error = val::global("Error").new_(message);
-  error.set("name", val("TinyformerError"));
-  error.throw_();
-}
+namespace {
+
+std::optional<std::string> pending;
 
 std::string current_exception_message() {
   try {
@@ -25,6 +23,16 @@ std::string current_exception_message() {
   } catch (...) {
     return "unknown C++ exception";
   }
+}
+
+}  // namespace
+
+void keep_current_exception() { pending = current_exception_message(); }
+
+val take_error() {
+  val error = pending ? val(*pending) : val::null();
+  pending.reset();
+  return error;
 }
 
 val tensor_data(const Tensor& t) {
@@ -66,8 +74,9 @@ std::optional<CorpusText> corpus_of(const val& text) {
   return c;
 }
 
-SavedRun saved_run_of(const std::string& bytes) {
-  return load_saved_run_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+SavedRun saved_run_of(double pointer, double size) {
+  return load_saved_run_bytes(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(pointer)),
+                              static_cast<size_t>(size));
 }
 
 val block_value(const DeviceBlock& b) {

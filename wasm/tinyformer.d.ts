@@ -385,7 +385,7 @@ export interface Run extends Model {
   // a skipped one use Adam step counts one too high (the skip is learnt at the chunk's end). One chunk at a
   // time: another call before this one resolves throws.
   trainChunk(n?: number): Promise<ChunkResult>;
-  validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks
+  validationLoss(): number | null;           // stories: fixed held-out windows; null for other tasks, or when the held-out text is too short for one window
   // The task's end-of-run figures, from a generator seeded with `seed`: toy guesses and census, sorter
   // accuracy on 2000 fresh inputs, stories validation loss.
   evaluate(seed?: number): any;

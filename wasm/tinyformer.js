@@ -15,13 +15,26 @@ export class TinyformerError extends Error {
   }
 }
 
-// Calls into wasm: a C++ error (an Error the bindings named "TinyformerError") becomes our class.
-function guard(fn) {
+// Calls into wasm: a C++ error comes back as the module's pending error (the bindings never throw through
+// Embind's glue, which would skip freeing the call's arguments) and is thrown here as a TinyformerError.
+function guard(wasm, fn) {
+  const result = fn();
+  const error = wasm.takeError();
+  if (error !== null) throw new TinyformerError(error);
+  return result;
+}
+
+// Bytes copied into wasm memory for one call (fn(pointer, length)) and freed after it, however it ends: one
+// copy, and a clear error when wasm memory cannot hold them.
+function withBytes(wasm, bytes, fn) {
+  const b = bytesOf(bytes);
+  const pointer = wasm._malloc(Math.max(1, b.length));
+  if (!pointer) fail(`out of memory: wasm memory cannot hold these ${b.length} bytes`);
   try {
-    return fn();
-  } catch (e) {
-    if (e instanceof Error && e.name === 'TinyformerError' && !(e instanceof TinyformerError)) throw new TinyformerError(e.message);
-    throw e;
+    wasm.HEAPU8.set(b, pointer);
+    return fn(pointer, b.length);
+  } finally {
+    wasm._free(pointer);
   }
 }
 
@@ -122,7 +135,7 @@ function checkWebGpuOptions(options) {
 // cannot compile a shader fails here rather than at the first training step.
 async function startWebGpu(wasm) {
   try {
-    wasm.checkDevice('webgpu');
+    guard(wasm, () => wasm.checkDevice('webgpu'));
     await wasm.webgpuReady();
     await wasm.webgpuRead(256, 4);
   } catch (e) {
@@ -243,7 +256,7 @@ class Tinyformer {
   setThreads(n) {
     if (!Number.isInteger(n) || n < 1 || n > this.maxThreads)
       fail(`setThreads: n must be an integer in 1..${this.maxThreads} (${this.threaded ? 'the worker pool' : 'single-threaded build'}), got ${n}`);
-    guard(() => this.#wasm.setThreads(n));
+    guard(this.#wasm, () => this.#wasm.setThreads(n));
   }
   threads() {
     return this.#wasm.threads();
@@ -287,14 +300,14 @@ class Tinyformer {
   }
 
   defaultConfig(task, kind = '') {
-    return parseJson(guard(() => this.#wasm.defaultConfig(String(task), String(kind))));
+    return parseJson(guard(this.#wasm, () => this.#wasm.defaultConfig(String(task), String(kind))));
   }
   builtinStories(seed = 1, bytes = 4_000_000) {
-    return guard(() => this.#wasm.builtinStories(seed, bytes));
+    return guard(this.#wasm, () => this.#wasm.builtinStories(seed, bytes));
   }
   tokenize(text, mode = 'corpus') {
     if (mode !== 'corpus' && mode !== 'prompt') fail(`tokenize: mode must be 'corpus' or 'prompt', got ${mode}`);
-    return JSON.parse(guard(() => this.#wasm.tokenize(String(text), mode === 'prompt')));
+    return JSON.parse(guard(this.#wasm, () => this.#wasm.tokenize(String(text), mode === 'prompt')));
   }
 
   // A run's model and optimizer state live on `device`: by default the WebGPU device in the WebGPU build
@@ -302,11 +315,11 @@ class Tinyformer {
   createRun(config, text, { device = this.#runDevice() } = {}) {
     if (!config || typeof config.task !== 'string') fail('createRun needs a config with a task: toy, sort or stories');
     const merged = mergeConfig(this.defaultConfig(config.task, config.model?.kind ?? ''), camelKeys(config));
-    return new Run(guard(() => this.#wasm.createRun(JSON.stringify(snakeKeys(merged)), text ?? null, this.#deviceName(device))), this.#wasm);
+    return new Run(guard(this.#wasm, () => this.#wasm.createRun(JSON.stringify(snakeKeys(merged)), text ?? null, this.#deviceName(device))), this.#wasm);
   }
   loadRun(bytes, text, { device = this.#runDevice() } = {}) {
-    const b = bytesOf(bytes);
-    return new Run(guard(() => this.#wasm.loadRun(b, text ?? null, this.#deviceName(device))), this.#wasm);
+    const name = this.#deviceName(device);
+    return new Run(withBytes(this.#wasm, bytes, (p, n) => guard(this.#wasm, () => this.#wasm.loadRun(p, n, text ?? null, name))), this.#wasm);
   }
   #runDevice() {
     return this.webgpu ? 'webgpu' : 'cpu';
@@ -316,34 +329,32 @@ class Tinyformer {
     fail(`a run's device is 'cpu'${this.webgpu ? " or 'webgpu'" : ' (this is not the WebGPU build)'}, got ${String(device)}`);
   }
   loadModel(bytes) {
-    const b = bytesOf(bytes);
-    return new Model(guard(() => this.#wasm.loadModel(b)), this.#wasm);
+    return new Model(withBytes(this.#wasm, bytes, (p, n) => guard(this.#wasm, () => this.#wasm.loadModel(p, n))), this.#wasm);
   }
   inspectCheckpoint(bytes) {
-    const b = bytesOf(bytes);
-    const info = parseJson(guard(() => this.#wasm.inspectCheckpoint(b)));
+    const info = parseJson(withBytes(this.#wasm, bytes, (p, n) => guard(this.#wasm, () => this.#wasm.inspectCheckpoint(p, n))));
     info.losses = info.losses.map((l) => l ?? NaN);  // JSON's null: a skipped step's loss
     return info;
   }
 
   positionalEncoding({ positions = 32, dim = 64 } = {}) {
-    return parseFigure(guard(() => this.#wasm.positionalEncoding(positions, dim)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.positionalEncoding(positions, dim)));
   }
   attentionWalkthrough({ sentence = 'the cat sat on the mat', dModel = 16, dK = 8, heads = 4, seed = 0 } = {}) {
     const tokens = Array.isArray(sentence) ? sentence : String(sentence).trim().split(/\s+/);
-    return parseFigure(guard(() => this.#wasm.attentionWalkthrough(JSON.stringify(tokens), dModel, dK, heads, seed)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.attentionWalkthrough(JSON.stringify(tokens), dModel, dK, heads, seed)));
   }
   entropyVsDk({ dims = [4, 8, 16, 32, 64, 128, 256, 512, 1024], queries = 256, keys = 32, seed = 0 } = {}) {
-    return parseFigure(guard(() => this.#wasm.entropyVsDk(JSON.stringify(dims), queries, keys, seed)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.entropyVsDk(JSON.stringify(dims), queries, keys, seed)));
   }
   feedForwardCheck({ dModel = 32, positions = 5, seed = 0 } = {}) {
-    return parseFigure(guard(() => this.#wasm.feedForwardCheck(dModel, positions, seed)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.feedForwardCheck(dModel, positions, seed)));
   }
   layerNormCheck({ seed = 0 } = {}) {
-    return parseFigure(guard(() => this.#wasm.layerNormCheck(seed)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.layerNormCheck(seed)));
   }
   residualStream({ positions = 8, dModel = 32, heads = 4, blocks = 6, seed = 0 } = {}) {
-    return parseFigure(guard(() => this.#wasm.residualStream(positions, dModel, heads, blocks, seed)));
+    return parseFigure(guard(this.#wasm, () => this.#wasm.residualStream(positions, dModel, heads, blocks, seed)));
   }
   blockParameterEstimate(layers, dim) {
     return this.#wasm.blockParameterEstimate(layers, dim);
@@ -383,7 +394,7 @@ class Model {
   }
 
   _ids(input) {
-    if (typeof input === 'string') return guard(() => this._h.encode(input));
+    if (typeof input === 'string') return guard(this._wasm, () => this._h.encode(input));
     if (Array.isArray(input) || input instanceof Int32Array) return Int32Array.from(input);
     fail('token input must be a string or an array of ids');
   }
@@ -392,7 +403,7 @@ class Model {
     return Array.from(this._ids(input));
   }
   decode(ids) {
-    return JSON.parse(guard(() => this._h.decode(Int32Array.from(ids))));
+    return JSON.parse(guard(this._wasm, () => this._h.decode(Int32Array.from(ids))));
   }
   logits(input) {
     const many = Array.isArray(input) && input.length > 0 && typeof input[0] !== 'number';
@@ -401,20 +412,20 @@ class Model {
     if (rows.some((r) => r.length !== T)) fail('logits: every input must have the same number of tokens');
     const flat = new Int32Array(rows.length * T);
     rows.forEach((r, i) => flat.set(r, i * T));
-    return guard(() => this._h.logits(flat, rows.length));
+    return guard(this._wasm, () => this._h.logits(flat, rows.length));
   }
   probabilities(input, { temperature = 1, forbidden = [] } = {}) {
     const ids = this._ids(input);
-    return guard(() => this._h.probabilities(ids, temperature, Int32Array.from(forbidden)));
+    return guard(this._wasm, () => this._h.probabilities(ids, temperature, Int32Array.from(forbidden)));
   }
   attention(input) {
     const ids = this._ids(input);
-    const f = parseFigure(guard(() => this._h.attention(ids)));
+    const f = parseFigure(guard(this._wasm, () => this._h.attention(ids)));
     return { tokens: this.decode(ids), layers: layersOf(f, 'layer'), rollout: f.arrays.rollout ?? null, logits: f.arrays.logits };
   }
   sorterAttention(digits) {
     const d = digitsOf(digits);
-    const f = parseFigure(guard(() => this._h.sorterAttention(d)));
+    const f = parseFigure(guard(this._wasm, () => this._h.sorterAttention(d)));
     return {
       input: f.values.input, output: f.values.output, correct: f.values.correct,
       encoder: layersOf(f, 'encoder'), decoderSelf: layersOf(f, 'decoderSelf'), cross: layersOf(f, 'cross'),
@@ -423,14 +434,14 @@ class Model {
   }
   saliency(digits) {
     const d = digitsOf(digits);
-    const f = parseFigure(guard(() => this._h.saliency(d)));
+    const f = parseFigure(guard(this._wasm, () => this._h.saliency(d)));
     return { output: f.values.output, saliency: f.arrays.saliency };
   }
   // Story and toy models: per position, how much each input word's embedding moves the logit of the word
   // the model would write there (rows sum to one).
   tokenSaliency(input) {
     const ids = this._ids(input);
-    const f = parseFigure(guard(() => this._h.tokenSaliency(ids)));
+    const f = parseFigure(guard(this._wasm, () => this._h.tokenSaliency(ids)));
     return { tokens: this.decode(ids), written: this.decode(f.values.written), saliency: f.arrays.saliency };
   }
   sortDigits(digits) {
@@ -438,51 +449,51 @@ class Model {
     return { input: r.input, output: r.output, correct: r.correct };
   }
   toyGuesses() {
-    return parseJson(guard(() => this._h.toyGuesses()));
+    return parseJson(guard(this._wasm, () => this._h.toyGuesses()));
   }
   undiffuseCensus({ count = 1000, steps = 20, seed = 0 } = {}) {
-    return parseJson(guard(() => this._h.undiffuseCensus(count, steps, seed)));
+    return parseJson(guard(this._wasm, () => this._h.undiffuseCensus(count, steps, seed)));
   }
   write(options = {}) {
     // The write request is the one input the core reads in camelCase (topK), as the page sends it.
-    return parseJson(guard(() => this._h.write(JSON.stringify(options))));
+    return parseJson(guard(this._wasm, () => this._h.write(JSON.stringify(options))));
   }
   parameters() {
-    return parseJson(guard(() => this._h.parameters()));
+    return parseJson(guard(this._wasm, () => this._h.parameters()));
   }
   // One parameter by its name ('embed.weight'), copied out: {data: Float32Array, shape}.
   parameter(name) {
-    return guard(() => this._h.parameter(String(name)));
+    return guard(this._wasm, () => this._h.parameter(String(name)));
   }
   // Every parameter of another model or run in memory, copied in by name (names and shapes are checked
   // first; on an error nothing changes). A run keeps its optimizer state.
   copyWeightsFrom(other) {
     if (!(other instanceof Model)) fail('copyWeightsFrom needs a Model or Run of this module');
-    guard(() => this._h.copyWeightsFrom(other._h));
+    guard(this._wasm, () => this._h.copyWeightsFrom(other._h));
   }
   // Every parameter copied into `target` (a Model or Run of this module) through readFloats: the page keeps
   // a CPU copy of a model that trains on WebGPU for its views and for saving checkpoints.
   async snapshotTo(target) {
     if (!(target instanceof Model) || target._wasm !== this._wasm) fail('snapshotTo needs a Model or Run of this module');
-    const blocks = JSON.parse(guard(() => this._h.parameterBlocks()));
+    const blocks = JSON.parse(guard(this._wasm, () => this._h.parameterBlocks()));
     const vocabulary = this._h.vocabularyJson();
     const weights = [];
     for (const b of blocks) weights.push({ name: b.name, shape: b.shape, data: await readFloats(this._wasm, this.device, b) });
-    guard(() => target._h.loadWeights(weights, vocabulary));
+    guard(this._wasm, () => target._h.loadWeights(weights, vocabulary));
     return target;
   }
   // The checkpoint's bytes; a model on WebGPU is read asynchronously: readCheckpoint().
   checkpoint() {
     if (this.device === 'webgpu') fail('checkpoint() cannot read a model on the GPU synchronously: use await readCheckpoint()');
-    return guard(() => this._h.checkpoint());
+    return guard(this._wasm, () => this._h.checkpoint());
   }
   // The same on every device: the tensors that lie on the device (weights, optimizer moments) read through
   // readFloats, the file written by the core from them.
   async readCheckpoint() {
-    const blocks = JSON.parse(guard(() => this._h.checkpointBlocks()));
+    const blocks = JSON.parse(guard(this._wasm, () => this._h.checkpointBlocks()));
     const read = [];
     for (const b of blocks) read.push(await readFloats(this._wasm, this.device, b));
-    return guard(() => this._h.checkpointRead(read));
+    return guard(this._wasm, () => this._h.checkpointRead(read));
   }
 }
 
@@ -502,7 +513,7 @@ function stepResult(t, seconds = t.seconds) {
 class Run extends Model {
   constructor(handle, wasm) {
     super(handle, wasm);
-    this.trainConfig = parseJson(guard(() => handle.trainConfigJson()));
+    this.trainConfig = parseJson(guard(wasm, () => handle.trainConfigJson()));
     this.task = this.trainConfig.task;
   }
 
@@ -510,28 +521,27 @@ class Run extends Model {
     return this._h.stepsDone();
   }
   step(n = 1) {
-    return stepResult(guard(() => this._h.step(n)));
+    return stepResult(guard(this._wasm, () => this._h.step(n)));
   }
   // n steps queued without a read; their step log read once afterwards (readFloats) and settled: the
   // core's totals as step(n) gives them (seconds: from queueing to the read), and each step's stats.
   async trainChunk(n = 1) {
     if (!Number.isInteger(n)) fail(`trainChunk: n must be an integer, got ${n}`);
     const start = performance.now();
-    const log = guard(() => this._h.startChunk(n));
+    const log = guard(this._wasm, () => this._h.startChunk(n));
     const rows = await readFloats(this._wasm, this.device, log);
-    const { steps, totals } = guard(() => this._h.finishChunk(rows));
+    const { steps, totals } = guard(this._wasm, () => this._h.finishChunk(rows));
     return { ...stepResult(totals, (performance.now() - start) / 1000), stats: steps };
   }
   validationLoss() {
-    return guard(() => this._h.validationLoss());
+    return guard(this._wasm, () => this._h.validationLoss());
   }
   evaluate(seed = 123) {
-    return parseJson(guard(() => this._h.evaluate(seed)));
+    return parseJson(guard(this._wasm, () => this._h.evaluate(seed)));
   }
   // The parameters of a checkpoint's bytes (a Model opened for the moment, copied in, released).
   loadWeights(bytes) {
-    const b = bytesOf(bytes);
-    const source = new Model(guard(() => this._wasm.loadModel(b)), this._wasm);
+    const source = new Model(withBytes(this._wasm, bytes, (p, n) => guard(this._wasm, () => this._wasm.loadModel(p, n))), this._wasm);
     try {
       this.copyWeightsFrom(source);
     } finally {
@@ -539,7 +549,7 @@ class Run extends Model {
     }
   }
   setCausal(causal) {
-    guard(() => this._h.setCausal(Boolean(causal)));
+    guard(this._wasm, () => this._h.setCausal(Boolean(causal)));
     this.config = parseJson(this._h.configJson());
   }
 }
