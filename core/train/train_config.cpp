@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/sort_digits.hpp"
+#include "data/toy_language.hpp"
 #include "io/json_fields.hpp"
 #include "util/error.hpp"
 #include "util/names.hpp"
@@ -33,7 +35,7 @@ TrainConfig TrainConfig::for_task(TaskKind task, std::optional<ModelKind> kind) 
   TrainConfig c;
   c.task = task;
   if (task == TaskKind::Toy) {
-    c.model = ModelConfig::transformer(14, 32, 1, 1);
+    c.model = ModelConfig::transformer(toy::kVocabSize, 32, 1, 1);
     c.steps = 1500;
     c.batch = 64;
   } else if (task == TaskKind::Sort) {
@@ -56,6 +58,10 @@ void TrainConfig::validate() const {
   TF_CHECK((task == TaskKind::Sort) == (model.kind == ModelKind::Sorter),
            "the sort task trains the sorter, and only it");
   model.validate();
+  // The toy language and the digits have fixed vocabularies; a model of another size could never be saved.
+  const int64_t words = task == TaskKind::Toy ? toy::kVocabSize : sort_digits::kVocabSize;
+  TF_CHECK(task == TaskKind::Stories || model.vocab == words, "the ", task_name(task), " task has ", words,
+           " words: the model's vocab must be ", words, ", got ", model.vocab);
   TF_CHECK(steps >= 0 && steps <= 100000000, "steps must be between 0 and 1e8, got ", steps);
   TF_CHECK(batch >= 1 && batch <= 65536, "batch must be between 1 and 65536, got ", batch);
   TF_CHECK(seq_len >= 2 && seq_len <= model.max_length,

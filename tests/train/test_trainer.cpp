@@ -168,6 +168,12 @@ TEST_SUITE("trainer") {
                          doctest::Contains("the sort task trains the sorter"), Error);
     CHECK_THROWS_WITH_AS(TrainConfig::for_task("toy", "lstm"), doctest::Contains("unknown model 'lstm'"),
                          Error);
+    // The toy and sort tasks' vocabularies are fixed: a model of another size trained, then never saved.
+    TrainConfig wide = TrainConfig::for_task("toy");
+    wide.model.vocab = 98;
+    CHECK_THROWS_WITH_AS(wide.validate(),
+                         doctest::Contains("the toy task has 14 words: the model's vocab must be 14, got 98"),
+                         Error);
   }
 
   TEST_CASE("a training config survives its JSON form") {
