@@ -2,8 +2,9 @@
 """Writes the seed corpora of fuzz/corpus/ (committed; run again only when a format changes):
 tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state; the toy
 one also with float32 step counts, as files from before I64 counts hold them),
-safetensors files in every dtype the reader converts, the configs those checkpoints carry, and texts and
-vocabularies for the tokenizer, and command lines (NUL-separated words). Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
+safetensors files in every dtype the reader converts, the configs those checkpoints carry, training runs
+(config, text and held-out text, NUL-separated), texts and vocabularies for the tokenizer, and command lines
+(NUL-separated words). Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
 import json
 import os
 import struct
@@ -87,11 +88,17 @@ def main():
         if name != "sorter":  # the sorter's optimizer state would make the largest seed (44 kB)
             write("checkpoint_model", name + ".safetensors", data)
         write("checkpoint_model", name + "-weights.safetensors", weights_only(data))
+        write("wasm_entry_points", name + "-weights.safetensors", weights_only(data))
         meta = read_safetensors(data)[0]["__metadata__"]
         write("config_json", name + "-model.json", meta["tinyformer.config"])
         write("config_json", name + "-train.json", meta["tinyformer.train"])
+        story = "once upon a time a cat sat on the mat . the cat was happy ! " * 3
+        write("train_step", name, meta["tinyformer.train"] + "\0" + story + "\0" + story[:40])
+    write("wasm_entry_points", "toy.safetensors", cks["toy"])
     write("checkpoint_model", "toy-float-counts.safetensors", with_float_counts(cks["toy"]))
     write("safetensors_round_trip", "toy-weights.safetensors", weights_only(cks["toy"]))
+    write("safetensors_round_trip", "huge-zero-f16.safetensors",  # read, then its F32 copy was refused
+          safetensors([("t", "F16", [2**62 + 1, 0], b"")]))
     write("safetensors_round_trip", "f32.safetensors",
           safetensors([("w", "F32", [2, 3], struct.pack("<6f", 1, -2, 0.5, 0, 3e38, -1e-30))], {"note": "é"}))
     write("safetensors_round_trip", "dtypes.safetensors", safetensors([

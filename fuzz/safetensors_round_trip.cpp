@@ -1,6 +1,7 @@
 // Fuzz target: safetensors bytes from an attacker. The reader may refuse them (tf::Error) but never read out
-// of bounds; whatever it accepts must write back (floats as F32, integers as I64) and read again to the same
-// names, shapes, metadata, float bits and integers.
+// of bounds; whatever it accepts must write back (floats as F32, integers as I64: the writer may refuse
+// nothing the reader took) and read again to the same names, shapes, metadata, float bits and integers, and
+// writing that again gives the same bytes.
 #include "fuzz_check.hpp"
 #include "io/safetensors.hpp"
 #include "util/error.hpp"
@@ -46,6 +47,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (t.shape.size() > static_cast<size_t>(kMaxDims))
       return 0;  // valid safetensors, not a Tinyformer tensor
   std::vector<uint8_t> bytes = write_safetensors(as_tensors(file), file.metadata, file.integers);
-  check_same(file, read_safetensors(bytes));
+  SafetensorsFile again = read_safetensors(bytes);
+  check_same(file, again);
+  FUZZ_CHECK(write_safetensors(as_tensors(again), again.metadata, again.integers) == bytes,
+             "a file written, read and written again changed its bytes");
   return 0;
 }

@@ -4,7 +4,8 @@
 # build/fuzz/corpus/<target>). Any crash, sanitizer report, leak, timeout or out-of-memory fails the script
 # and leaves its input in build/fuzz/artifacts/. One summary line per target: executions, cov, ft, crashes.
 #   scripts/fuzz.sh --ci        CI: 30 s per target (FUZZ_CI_SECONDS)
-#   scripts/fuzz.sh [SECONDS]   longer runs, e.g. scripts/fuzz.sh 600 (default 60)
+#   scripts/fuzz.sh --long      10 minutes per target, the figures a closing note quotes
+#   scripts/fuzz.sh [SECONDS]   any other time per target (default 60)
 #   FUZZ_TARGETS="config_json text_data" scripts/fuzz.sh 10    a subset; FUZZ_BUILD_DIR=... another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,11 +13,12 @@ cd "$(dirname "$0")/.."
 seconds=60
 case "${1:-}" in
   --ci) seconds=${FUZZ_CI_SECONDS:-30} ;;
+  --long) seconds=600 ;;
   '') ;;
-  *[!0-9]* | 0) echo "usage: scripts/fuzz.sh [--ci | SECONDS]" >&2; exit 2 ;;
+  *[!0-9]* | 0) echo "usage: scripts/fuzz.sh [--ci | --long | SECONDS]" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-targets=${FUZZ_TARGETS:-"safetensors_round_trip checkpoint_model text_data config_json cli_args"}
+targets=${FUZZ_TARGETS:-"safetensors_round_trip checkpoint_model wasm_entry_points train_step text_data config_json cli_args"}
 build=${FUZZ_BUILD_DIR:-build/fuzz}
 CXX_COMPILER=${FUZZ_CXX:-clang++-14}
 command -v "$CXX_COMPILER" >/dev/null || { echo "fuzz: $CXX_COMPILER not found (scripts/setup.sh installs it)" >&2; exit 1; }
