@@ -251,15 +251,12 @@ Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size, const ClaimsC
     size_t entries = claims.tensors.size() + claims.integers.size();
     ParameterShapes model = ModelConfig::from_json(ck.config_json).parameter_shapes();
     if (entries > 2 * (4 * model.size() + 1)) {
-      std::set<std::string> known;
-      for (const auto& [name, shape] : model) known.insert(name);
-      auto extra = std::find_if(claims.tensors.begin(), claims.tensors.end(), [&](const auto& t) {
-        return !is_optimizer_name(t.name) && !known.count(t.name);
-      });
+      ParameterShapes first;  // enough of the file's parameters to name one the model does not have
+      for (size_t i = 0; i < claims.tensors.size() && first.size() <= model.size(); ++i)
+        if (!is_optimizer_name(claims.tensors[i].name))
+          first.emplace_back(claims.tensors[i].name, claims.tensors[i].shape);
       fail("checkpoint has ", entries, " entries, more than twice what its model's parameters and their ",
-           "optimizer state make (", 4 * model.size() + 1, ")",
-           extra == claims.tensors.end() ? ""
-                                         : "; '" + excerpt(extra->name) + "' is not one of the parameters");
+           "optimizer state make (", 4 * model.size() + 1, "): ", parameter_mismatch(model, first));
     }
     if (!check) return;
     ParameterShapes params;

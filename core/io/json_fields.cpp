@@ -26,14 +26,15 @@ const char* kind_of(const Json& v) {
 }
 
 // The SAX events of one flat array (see for_each_in_array).
-class ArrayStream {
- public:
-  using Each = std::function<void(const Json&, size_t)>;
-  ArrayStream(const std::string& what, size_t max_count, const Each& each)
-      : what_(what), max_(max_count), each_(each) {}
-  bool start_array(size_t) { return depth_++ == 0 || nested("an array"); }
-  bool start_object(size_t) { return depth_ > 0 ? nested("an object") : not_array(); }
-  bool end_array() { return --depth_, true; }
+struct ArrayStream {
+  const std::string& what;
+  size_t max, count;
+  const std::function<void(const Json&, size_t)>& each;
+  int depth;
+
+  bool start_array(size_t) { return depth++ == 0 || nested("an array"); }
+  bool start_object(size_t) { return depth > 0 ? nested("an object") : not_array(); }
+  bool end_array() { return --depth, true; }
   bool end_object() { return true; }
   bool key(std::string&) { return true; }
   bool null() { return value(Json()); }
@@ -44,30 +45,22 @@ class ArrayStream {
   bool string(std::string& v) { return value(Json(std::move(v))); }
   bool binary(Json::binary_t&) { return true; }
   bool parse_error(size_t at, const std::string&, const nlohmann::detail::exception&) {
-    fail(what_, " is not a JSON array (invalid JSON at byte ", at, ")");
+    fail(what, " is not a JSON array (invalid JSON at byte ", at, ")");
   }
-
- private:
-  const std::string& what_;
-  size_t max_, count_ = 0;
-  const Each& each_;
-  int depth_ = 0;
-
   bool value(const Json& v) {
-    if (depth_ == 0) return not_array();
-    TF_CHECK(count_ < max_, what_, " has more than ", max_, " entries");
-    each_(v, count_++);
-    return true;
+    if (depth == 0) return not_array();
+    TF_CHECK(count < max, what, " has more than ", max, " entries");
+    return each(v, count++), true;
   }
-  bool not_array() { fail(what_, " is not a JSON array"); }
-  bool nested(const char* kind) { fail(what_, " entry ", count_, " is ", kind, ", not a plain value"); }
+  bool not_array() { fail(what, " is not a JSON array"); }
+  bool nested(const char* kind) { fail(what, " entry ", count, " is ", kind, ", not a plain value"); }
 };
 
 }  // namespace
 
 void for_each_in_array(const std::string& text, const std::string& what, size_t max_count,
                        const std::function<void(const Json& value, size_t index)>& each) {
-  ArrayStream stream(what, max_count, each);
+  ArrayStream stream{what, max_count, 0, each, 0};
   Json::sax_parse(text, &stream);
 }
 

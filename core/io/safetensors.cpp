@@ -132,7 +132,7 @@ class HeaderReader {
       name_in_metadata_ = std::move(k);
     } else {
       field_ = std::find(std::begin(kFields), std::end(kFields), k) - std::begin(kFields);
-      TF_CHECK(field_ < 3, "safetensors tensor '", excerpt(entry().name), "' has the field '", excerpt(k),
+      TF_CHECK(field_ < 3, tensor(), " has the field '", excerpt(k),
                "'; entries hold dtype, shape and data_offsets");
       TF_CHECK(!(seen_ & (1u << field_)), "safetensors header has the key '", k, "' twice");
       seen_ |= 1u << field_;
@@ -142,23 +142,18 @@ class HeaderReader {
   bool string(std::string& s) {
     if (depth_ == 2 && in_metadata_)
       return metadata.emplace(std::move(name_in_metadata_), std::move(s)), true;
-    if (depth_ == 2 && field_ == kDtype) {
-      slices.back().dtype = dtype_of(entry().name, s);
-      return entry().dtype = std::move(s), true;
-    }
-    return wrong("\"" + excerpt(s) + "\"");
+    if (depth_ != 2 || field_ != kDtype) wrong("\"" + excerpt(s) + "\"");
+    slices.back().dtype = dtype_of(entries.back().name, s);
+    return entries.back().dtype = std::move(s), true;
   }
   bool number_unsigned(uint64_t v) {
-    if (depth_ != 3) return wrong(std::to_string(v));
-    if (field_ == kShape) {
-      TF_CHECK(entry().shape.size() < kMaxShapeDims, "safetensors tensor '", excerpt(entry().name),
-               "' has more than ", kMaxShapeDims, " dimensions");
-      return entry().shape.push_back(static_cast<int64_t>(std::min<uint64_t>(v, INT64_MAX))), true;
-    }
-    TF_CHECK(offsets_ < 2, "safetensors tensor '", excerpt(entry().name),
-             "': data_offsets must be [begin, end]");
-    (offsets_++ ? slices.back().end : slices.back().begin) = v;
-    return true;
+    if (depth_ != 3) wrong(std::to_string(v));
+    std::vector<int64_t>& shape = entries.back().shape;
+    if (field_ == kShape && shape.size() < kMaxShapeDims)
+      return shape.push_back(static_cast<int64_t>(std::min<uint64_t>(v, INT64_MAX))), true;
+    TF_CHECK(field_ == kOffsets, tensor(), " has more than ", kMaxShapeDims, " dimensions");
+    TF_CHECK(offsets_ < 2, tensor(), ": data_offsets must be [begin, end]");
+    return (offsets_++ ? slices.back().end : slices.back().begin) = v, true;
   }
   bool number_integer(int64_t v) { return wrong(std::to_string(v)); }
   bool number_float(double, const std::string& text) { return wrong(text); }
@@ -179,7 +174,7 @@ class HeaderReader {
   unsigned seen_ = 0;  // the fields given so far, one bit each
   int offsets_ = 0;    // numbers given in data_offsets
 
-  SafetensorsTensor& entry() { return entries.back(); }
+  std::string tensor() const { return "safetensors tensor '" + excerpt(entries.back().name) + "'"; }
 
   bool open(bool object) {
     if (depth_ == 1 && name_ == kMetadataKey) {
@@ -191,56 +186,47 @@ class HeaderReader {
                "' must be an object with dtype, shape and data_offsets");
       entries.push_back({std::move(name_), "", {}, {}});
       slices.emplace_back();
-      seen_ = 0;
-      offsets_ = 0;
-    } else if (depth_ == 2) {
-      TF_CHECK(!object && field_ != kDtype && !in_metadata_, "safetensors ", type_error());
+      seen_ = 0, offsets_ = 0;
+    } else if (depth_ == 2 && (object || field_ == kDtype || in_metadata_)) {
+      wrong("");
     }
     TF_CHECK(depth_ < 3, "safetensors header nests deeper than tensor entries can");
     return ++depth_, true;
   }
 
-  // What a value of the wrong type at this place should have been.
-  std::string type_error() const {
-    if (in_metadata_) return "metadata value of '" + excerpt(name_in_metadata_) + "' is not a string";
-    const std::string tensor = "tensor '" + excerpt(entries.back().name) + "': ";
-    if (field_ == kDtype) return tensor + "dtype must be a string";
-    return tensor + (field_ == kShape ? "shape must be an array" : "data_offsets must be [begin, end]");
-  }
-
-  bool wrong(const std::string& value) {
-    if (depth_ == 1)
-      fail("safetensors ", name_ == kMetadataKey ? std::string(kMetadataKey) + " must be an object of strings"
-                                                 : "tensor '" + excerpt(name_) +
-                                                       "' must be an object with "
-                                                       "dtype, shape and data_offsets");
-    TF_CHECK(depth_ == 3, "safetensors ", type_error());
-    fail("safetensors tensor '", excerpt(entries.back().name), "': ", kFields[field_],
-         " must hold non-negative integers, got ", value);
+  // A value of the wrong type (`value` as the header spells it), said as what should have been there.
+  [[noreturn]] bool wrong(const std::string& value) {
+    if (depth_ == 1) open(false);  // an entry (or the metadata) that is not an object
+    if (in_metadata_)
+      fail("safetensors metadata value of '", excerpt(name_in_metadata_), "' is not a string");
+    if (depth_ == 3) fail(tensor(), ": ", kFields[field_], " must hold non-negative integers, got ", value);
+    fail(tensor(), ": ",
+         field_ == kDtype   ? "dtype must be a string"
+         : field_ == kShape ? "shape must be an array"
+                            : "data_offsets must be [begin, end]");
   }
 
   // The entry's fields agree: every one given, and a byte range that holds exactly the shape's numbers.
   void finish_entry() {
-    const SafetensorsTensor& e = entry();
+    const SafetensorsTensor& e = entries.back();
     const Slice& r = slices.back();
-    for (size_t f = 0; f < 3; ++f)
-      TF_CHECK(seen_ & (1u << f), "safetensors tensor '", excerpt(e.name), "' has no '", kFields[f], "'");
-    TF_CHECK(offsets_ == 2, "safetensors tensor '", excerpt(e.name), "': data_offsets must be [begin, end]");
+    for (size_t f = 0; f < 3; ++f) TF_CHECK(seen_ & (1u << f), tensor(), " has no '", kFields[f], "'");
+    TF_CHECK(offsets_ == 2, tensor(), ": data_offsets must be [begin, end]");
     // The bound takes the widest element (8 bytes) whatever the dtype, so a shape read as F16 can be
     // written as F32 and read back.
     uint64_t count = 1;
     for (int64_t d : e.shape) {
       uint64_t dim = static_cast<uint64_t>(d);
       TF_CHECK(d < INT64_MAX && (dim == 0 || count <= std::numeric_limits<uint64_t>::max() / 8 / dim),
-               "safetensors tensor '", excerpt(e.name), "' has an impossibly large shape");
+               tensor(), " has an impossibly large shape");
       count *= dim;
     }
     uint64_t size = kDtypeBytes[static_cast<int>(r.dtype)];
-    TF_CHECK(r.begin <= r.end, "safetensors tensor '", excerpt(e.name), "' has data_offsets [", r.begin, ", ",
-             r.end, "] that end before they begin");
-    TF_CHECK(r.bytes() == count * size, "safetensors tensor '", excerpt(e.name), "' is ", e.dtype,
-             " of shape ", shape_text(e.shape), " (", count * size, " bytes) but its data_offsets [", r.begin,
-             ", ", r.end, "] hold ", r.bytes(), " bytes");
+    TF_CHECK(r.begin <= r.end, tensor(), " has data_offsets [", r.begin, ", ", r.end,
+             "] that end before they begin");
+    TF_CHECK(r.bytes() == count * size, tensor(), " is ", e.dtype, " of shape ", shape_text(e.shape), " (",
+             count * size, " bytes) but its data_offsets [", r.begin, ", ", r.end, "] hold ", r.bytes(),
+             " bytes");
   }
 };
 

@@ -42,7 +42,7 @@ export const hostileHeaders = {
       const parts = Array.from({ length: count }, (_, i) => entry(i));
       return joinFile(`${JSON.stringify(header).slice(0, -1)},${parts.join(',')}}`, data);
     },
-    refusal: /checkpoint has \d+ entries, more than twice what its model's parameters and their optimizer state make \(\d+\); 'x0000000000' is not one of the parameters/,
+    refusal: /checkpoint has \d+ entries, more than twice what its model's parameters and their optimizer state make \(\d+\): the checkpoint has parameter\(s\) the model does not: 'x0000000000'/,
   },
   // a training config nested far deeper than the JSON reader goes
   nestedConfig: {
