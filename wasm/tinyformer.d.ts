@@ -141,8 +141,10 @@ export interface WebGpuPhaseCounts {
   dispatches: number;
   workgroups: number;   // of all those dispatches together
   submits: number;      // queue submits (a chunk of steps and its step log take one)
-  writes: number;       // queue writes (the uniform ring once per submit, uploads)
+  writes: number;       // queue writes (the ring once per submit; an upload too large for the ring)
   writeBytes: number;
+  uploads: number;      // host-to-device copies through the ring (their bytes ride in its queue write)
+  uploadBytes: number;
 }
 export interface WebGpuPipelineCounts {
   stem: string;         // the shader file (the profiler's row)

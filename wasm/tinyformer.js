@@ -290,7 +290,7 @@ class Tinyformer {
 
   // The WebGPU build's counts since the last reset (null elsewhere): per step phase (batch, forward,
   // backward, optimizer, copies, other) and in total, dispatches, workgroups, queue submits, queue writes
-  // and their bytes; per pipeline its dispatches and workgroups, the most rows of a reduction one invocation
+  // and their bytes, uploads through the ring and theirs; per pipeline its dispatches and workgroups, the most rows of a reduction one invocation
   // walked, its GEMM calls and the fewest workgroups of one; syncPipelines (made late: 0 when all were ready).
   webgpuCounts() {
     return this.webgpu ? this.#wasm.webgpuCounts() : null;

@@ -80,7 +80,7 @@ function ownStoryText(lab) {
 
 // Loads the WebGPU build on a recording device, trains `warmup` steps, then one chunk of `steps` steps and
 // returns the module's counters of that chunk, the device's own record of it and the host's time.
-export async function countStorySteps({ steps = 4, warmup = 1 } = {}) {
+export async function countStorySteps({ steps = 4, warmup = 4 } = {}) {
   Object.assign(globalThis, GLOBALS);
   const { loadTinyformer } = await import('../../wasm/tinyformer.js');
   const { device, record } = recordingDevice();
@@ -102,6 +102,7 @@ export async function countStorySteps({ steps = 4, warmup = 1 } = {}) {
       writes: record.writes - before.writes,
       writeBytes: record.writeBytes - before.writeBytes,
       copies: record.copies - before.copies,
+      copyBytes: record.copyBytes - before.copyBytes,
       syncPipelines: record.syncPipelines,
       asyncPipelines: record.asyncPipelines,
     };
@@ -118,19 +119,21 @@ export async function countStorySteps({ steps = 4, warmup = 1 } = {}) {
   }
 }
 
+const FIELDS = ['dispatches', 'submits', 'writes', 'writeBytes', 'uploads', 'uploadBytes'];
+
 // The report's numbers from a countStorySteps result: per phase per step, and the facts CI asserts.
 export function summarize({ steps, counts, own, hostMsPerStep, kernelMsPerStep }) {
   const perStep = (x) => x / steps;
   const phases = {};
   for (const [name, c] of Object.entries(counts.phases)) {
-    if (!c.dispatches && !c.submits && !c.writes) continue;
-    phases[name] = { dispatches: perStep(c.dispatches), submits: perStep(c.submits), writes: perStep(c.writes), writeBytes: perStep(c.writeBytes) };
+    if (!c.dispatches && !c.submits && !c.writes && !c.uploads) continue;
+    phases[name] = Object.fromEntries(FIELDS.map((f) => [f, perStep(c[f])]));
   }
   const used = counts.pipelines.filter((p) => p.dispatches > 0);
   const gemm = used.filter((p) => p.gemmCalls > 0);
   return {
     phases,
-    total: { dispatches: perStep(counts.total.dispatches), submits: perStep(counts.total.submits), writes: perStep(counts.total.writes), writeBytes: perStep(counts.total.writeBytes) },
+    total: Object.fromEntries(FIELDS.map((f) => [f, perStep(counts.total[f])])),
     submitsPerChunk: counts.total.submits,
     gemmCallsPerStep: perStep(gemm.reduce((n, p) => n + p.gemmCalls, 0)),
     minGemmWorkgroups: Math.min(...gemm.map((p) => p.minGemmWorkgroups)),
@@ -147,8 +150,8 @@ export function summarize({ steps, counts, own, hostMsPerStep, kernelMsPerStep }
 
 function table(s) {
   const lines = [];
-  const row = (name, c) => lines.push(`  ${name.padEnd(10)} ${c.dispatches.toFixed(1).padStart(10)} ${c.submits.toFixed(2).padStart(8)} ${c.writes.toFixed(2).padStart(7)} ${c.writeBytes.toFixed(0).padStart(11)}`);
-  lines.push(`  ${'phase'.padEnd(10)} ${'dispatches'.padStart(10)} ${'submits'.padStart(8)} ${'writes'.padStart(7)} ${'write bytes'.padStart(11)}   (per step)`);
+  const row = (name, c) => lines.push(`  ${name.padEnd(10)} ${c.dispatches.toFixed(1).padStart(10)} ${c.submits.toFixed(2).padStart(8)} ${c.writes.toFixed(2).padStart(7)} ${c.writeBytes.toFixed(0).padStart(11)} ${c.uploads.toFixed(2).padStart(8)} ${c.uploadBytes.toFixed(0).padStart(12)}`);
+  lines.push(`  ${'phase'.padEnd(10)} ${'dispatches'.padStart(10)} ${'submits'.padStart(8)} ${'writes'.padStart(7)} ${'write bytes'.padStart(11)} ${'uploads'.padStart(8)} ${'upload bytes'.padStart(12)}   (per step; uploads ride in the writes)`);
   for (const [name, c] of Object.entries(s.phases)) row(name, c);
   row('total', s.total);
   lines.push(`  submits per chunk: ${s.submitsPerChunk}; GEMM calls per step: ${s.gemmCallsPerStep}, fewest workgroups of one: ${s.minGemmWorkgroups}`);

@@ -23,6 +23,7 @@ test(`a chunk of ${STEPS} default story steps, counted on a recording device`, {
   assert.equal(result.own.writeBytes, result.counts.total.writeBytes);
   const workgroups = result.own.dispatches.reduce((n, d) => n + d.groups, 0);
   assert.equal(workgroups, result.counts.total.workgroups);
+  assert.equal(result.own.copies, result.counts.total.uploads + 1);  // and the step log's read
 
   // Every pipeline was made with createComputePipelineAsync while the module loaded, none at a dispatch.
   assert.equal(result.own.asyncPipelines, result.counts.pipelines.length);

@@ -20,6 +20,7 @@ int tf_webgpu_dispatch(uint32_t pipeline, uint32_t slot, uint32_t x, uint32_t y,
                        int gemm, int phase);
 int tf_webgpu_submit(int phase);
 int tf_webgpu_write(uint32_t offset, const void* src, uint32_t bytes, int phase);
+int tf_webgpu_upload(uint32_t ring_offset, uint32_t offset, uint32_t bytes, int phase);
 int tf_webgpu_read(void* dst, uint32_t offset, uint32_t bytes);
 }
 
@@ -34,9 +35,10 @@ constexpr size_t kRingBytes = size_t(2) << 20;  // 8192 slots: a chunk of severa
 constexpr const char kPhaseNames[] = TF_PROFILE_PHASES(TF_PHASE_NAME);
 #undef TF_PHASE_NAME
 
-// The uniform ring: each dispatch's Params in its own kMaxParamsBytes slot, written to the GPU's copy of
-// the ring in one queue write when the recorded work is submitted. The JS side reads and resets the bytes
-// used when it submits (also for an asynchronous read, which C++ does not see).
+// The ring: each dispatch's Params in its own kMaxParamsBytes slot, and each small upload, written to the
+// GPU's copy of the ring in one queue write when the recorded work is submitted (the uploads then reach the
+// arena by copies recorded in order with the dispatches). The JS side reads and resets the bytes used when
+// it submits (also for an asynchronous read, which C++ does not see).
 alignas(kMaxParamsBytes) uint8_t g_ring[kRingBytes];
 uint32_t g_ring_used = 0;
 
@@ -100,12 +102,23 @@ Groups grid_for(size_t n) {
 
 void flush() { check(tf_webgpu_submit(phase())); }
 
+// A step's inputs (ids, targets, weights) go through the ring: no submit of their own, one queue write for
+// all of them. A large upload (a run's parameters when it loads) is written directly, after the recorded
+// work is submitted (queue.writeBuffer runs before any command buffer submitted after it).
 void write(void* device_ptr, const void* host, size_t bytes) {
   if (bytes == 0) return;
   TF_CHECK(bytes % 4 == 0, "WebGPU uploads whole 4-byte words (", bytes, " bytes asked)");
   uint32_t offset = word(device_ptr) * 4u;
-  flush();  // queue.writeBuffer runs before any command buffer submitted after it: the recorded work first
-  check(tf_webgpu_write(offset, host, static_cast<uint32_t>(bytes), phase()));
+  size_t staged = (bytes + kMaxParamsBytes - 1) / kMaxParamsBytes * kMaxParamsBytes;  // slots stay aligned
+  if (staged > kRingBytes / 8) {
+    flush();
+    return check(tf_webgpu_write(offset, host, static_cast<uint32_t>(bytes), phase()));
+  }
+  if (g_ring_used + staged > kRingBytes) flush();
+  uint32_t at = g_ring_used;
+  std::memcpy(g_ring + at, host, bytes);
+  g_ring_used += static_cast<uint32_t>(staged);
+  check(tf_webgpu_upload(at, offset, static_cast<uint32_t>(bytes), phase()));
 }
 
 void read(void* host, const void* device_ptr, size_t bytes) {

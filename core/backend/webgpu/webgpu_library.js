@@ -1,8 +1,9 @@
 // The JS side of the WebGPU backend, linked into the module with --js-library (dispatch.cpp is the C++
 // side). It owns the GPUDevice handed in as Module.webgpu, the arena (the one GPUBuffer all device memory
 // lives in), the compute pipelines (all made with createComputePipelineAsync while the module loads, from
-// the WGSL that C++ embeds; Module.webgpuReady() settles when they are), the GPU copy of the uniform ring
-// (C++ stages the Params in wasm memory: one queue write per submit) and the open command encoder. Every
+// the WGSL that C++ embeds; Module.webgpuReady() settles when they are), the GPU copy of the ring (C++
+// stages each dispatch's Params and each small upload in wasm memory: one queue write per submit, the
+// uploads then copied into the arena in order with the dispatches) and the open command encoder. Every
 // import returns 0, or 1 with a message kept for tf_webgpu_message: a JS exception must not cross wasm
 // frames (C++ would not unwind), so C++ raises it. Nothing is allocated per dispatch. The counters
 // (Module.webgpuCounts) count dispatches, workgroups, submits and queue writes per step phase, and per
@@ -14,7 +15,7 @@ mergeInto(LibraryManager.library, {
     device: null,
     arena: null,
     arenaBytes: 0,
-    ring: null,         // GPUBuffer: the uniform slots (dynamic offsets), written from wasm memory at submit
+    ring: null,         // GPUBuffer: uniform slots (dynamic offsets) and uploads, written from wasm memory at submit
     ringPtr: 0,         // where C++ stages them in wasm memory
     usedPtr: 0,         // C++'s count of the ring's bytes in use (a u32 in wasm memory), reset at submit
     slotBytes: 256,     // minUniformBufferOffsetAlignment, and the largest Params
@@ -35,8 +36,9 @@ mergeInto(LibraryManager.library, {
 
     base: 256,  // the device pointer of arena offset 0 (kArenaBase in dispatch.hpp)
 
-    // Per phase: dispatches, workgroups, submits, queue writes and their bytes.
-    counted: ['dispatches', 'workgroups', 'submits', 'writes', 'writeBytes'],
+    // Per phase: dispatches, workgroups, submits, queue writes and their bytes, uploads through the ring
+    // (their bytes go in its queue write) and their bytes.
+    counted: ['dispatches', 'workgroups', 'submits', 'writes', 'writeBytes', 'uploads', 'uploadBytes'],
     // Per pipeline: dispatches, workgroups, the most rows an invocation walked, GEMM calls, and the fewest
     // workgroups of one of them (Infinity when none).
     pipelineCounted: ['dispatches', 'workgroups', 'maxRows', 'gemmCalls', 'minGemmWorkgroups'],
@@ -93,7 +95,8 @@ mergeInto(LibraryManager.library, {
       TFGPU.ringPtr = ringPtr;
       TFGPU.usedPtr = usedPtr;
       TFGPU.ring = device.createBuffer({
-        label: 'tinyformer params', size: ringBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        label: 'tinyformer ring', size: ringBytes,
+        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
       });
       TFGPU.offsets = new Uint32Array(1);
       var layout = device.createBindGroupLayout({
@@ -292,6 +295,19 @@ mergeInto(LibraryManager.library, {
     TFGPU.device.queue.writeBuffer(TFGPU.arena, offset, HEAPU8, src, bytes);
     TFGPU.count(phase, 3, 1);
     TFGPU.count(phase, 4, bytes);
+    return 0;
+  },
+
+  // A copy from the ring (staged by C++, written at the submit) into the arena, in order with the dispatches.
+  tf_webgpu_upload__deps: ['$TFGPU'],
+  tf_webgpu_upload: function(ringOffset, offset, bytes, phase) {
+    if (TFGPU.check()) return 1;
+    if (TFGPU.pass) TFGPU.pass.end();
+    TFGPU.pass = null;
+    TFGPU.encoder = TFGPU.encoder || TFGPU.device.createCommandEncoder();
+    TFGPU.encoder.copyBufferToBuffer(TFGPU.ring, ringOffset, TFGPU.arena, offset, bytes);
+    TFGPU.count(phase, 5, 1);
+    TFGPU.count(phase, 6, bytes);
     return 0;
   },
 
