@@ -6,7 +6,10 @@
 # over FILE_LIMIT lines unless ALLOWED below names it with the reason it is one file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-CORE_LIMIT=11000
+# 11000 held the core through the course's experiments; 12500 makes room for what came after them, each a
+# feature of its own: data-parallel training (dist/), the logit lens and activation patching (interp/), the
+# flat parameter and gradient slabs, and checkpoints read as they stream. Growth past it needs a reason here.
+CORE_LIMIT=12500
 BACKEND_LIMIT=2600
 FILE_LIMIT=600
 declare -A ALLOWED=(
