@@ -1,20 +1,8 @@
 #include "printable.hpp"
 
-#include <cstdio>
-
 #include "tinyformer.hpp"
 
 namespace tf::cli {
-
-namespace {
-
-std::string escape(const char* format, unsigned value) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
-}  // namespace
 
 std::string printable_json(const nlohmann::json& j) {
   std::string dumped = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -25,7 +13,8 @@ std::string printable_json(const nlohmann::json& j) {
     if (byte == 0x7f) {
       out += "\\u007f";
     } else if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F, only ever inside strings
-      out += escape("\\u%04x", next);
+      const char* hex = "0123456789abcdef";
+      out += std::string("\\u00") + hex[next >> 4] + hex[next & 15];
       ++i;
     } else {
       out += dumped[i];

@@ -5,16 +5,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds, maxAbsDiff } from './support.mjs';
+import { describeBuilds, maxAbsDiff, throwsTf } from './support.mjs';
 
-function throwsTf(fn, pattern) {
-  assert.throws(fn, (e) => {
-    assert.ok(e instanceof TinyformerError, `expected a TinyformerError, got ${e?.constructor?.name}: ${e?.message}`);
-    assert.match(e.message, pattern);
-    assert.doesNotMatch(e.message, /json\.exception|map::at/);
-    return true;
-  });
-}
 
 // Rewrites a safetensors file's metadata (the data section is kept as it is).
 function withMetadata(bytes, edit) {

@@ -5,15 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds } from './support.mjs';
+import { describeBuilds, throwsTf } from './support.mjs';
 
-function throwsTf(fn, pattern) {
-  assert.throws(fn, (e) => {
-    assert.ok(e instanceof TinyformerError, `expected a TinyformerError, got ${e?.constructor?.name}: ${e?.message}`);
-    assert.match(e.message, pattern);
-    return true;
-  });
-}
 
 describeBuilds('errors', (lab) => {
 

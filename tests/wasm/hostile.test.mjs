@@ -4,21 +4,12 @@
 // works after every failure, an out-of-memory included. The refusals read as the CLI's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds, haveNative, nativeCli, scratchDir } from './support.mjs';
+import { describeBuilds, haveNative, nativeCli, scratchDir, throwsTf } from './support.mjs';
 import { hostileHeaders, joinFile, splitFile } from '../support/hostile-files.mjs';
-import { spawnSync } from 'node:child_process';
-
-function throwsTf(fn, pattern) {
-  assert.throws(fn, (e) => {
-    assert.ok(e instanceof TinyformerError, `expected a TinyformerError, got ${e?.constructor?.name}: ${e?.message}`);
-    assert.match(e.message, pattern);
-    return true;
-  });
-}
 
 describeBuilds('hostile files', (lab) => {
   test('headers near 100 MB are refused by inspectCheckpoint and loadModel, and the module works after', { timeout: 300_000 }, () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { loadTinyformer } from '../../wasm/tinyformer.js';
+import { loadTinyformer, TinyformerError } from '../../wasm/tinyformer.js';
 
 export const root = new URL('../../', import.meta.url);
 export const wasmDir = process.env.TINYFORMER_WASM_DIR
@@ -49,6 +49,16 @@ export const noNative = haveNative ? false : `no native CLI at ${nativeCli} (bui
 
 export function native(args, env = {}) {
   return execFileSync(nativeCli, args, { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+// fn() throws a TinyformerError whose message matches `pattern` and holds no library text.
+export function throwsTf(fn, pattern) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof TinyformerError, `expected a TinyformerError, got ${e?.constructor?.name}: ${e?.message}`);
+    assert.match(e.message, pattern);
+    assert.doesNotMatch(e.message, /json\.exception|map::at/);
+    return true;
+  });
 }
 
 export function scratchDir() {
