@@ -16,6 +16,7 @@ NATIVE_PACKAGES=(build-essential git libcurl4-openssl-dev libcli11-dev)  # the C
 TEST_PACKAGES=(  # references and drivers of the test suites, and the checks CI runs
   clang-format node-typescript python3-torch python3-numpy chromium
   clang-14 libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
+  time  # GNU time: the CPU time and peak memory of the CLI on hostile files (tests/cli/hostile.test.mjs)
 )
 BENCH_PACKAGES=(libopenblas-dev libopenblas0-openmp python3-torch python3-numpy)
 

@@ -24,11 +24,12 @@ describeBuilds('hostile files', (lab) => {
       let memory = 0;
       for (let round = 0; round < rounds; ++round) {
         for (const call of [() => lab.tf.inspectCheckpoint(bytes), () => lab.tf.loadModel(bytes)]) {
-          const started = performance.now();
+          const started = process.cpuUsage();  // CPU time: what the call costs, whatever else the machine runs
           throwsTf(call, refusal);
-          const seconds = (performance.now() - started) / 1000;
+          const { user, system } = process.cpuUsage(started);
+          const seconds = (user + system) / 1e6;
           assert.ok(seconds < 10, `${name}: ${seconds} s`);
-          console.log(`# ${name} (${(bytes.length / 1e6).toFixed(0)} MB): ${seconds.toFixed(2)} s, wasm memory ${(lab.tf.memoryBytes() / 1e6).toFixed(0)} MB`);
+          console.log(`# ${name} (${(bytes.length / 1e6).toFixed(0)} MB): ${seconds.toFixed(2)} s CPU, wasm memory ${(lab.tf.memoryBytes() / 1e6).toFixed(0)} MB`);
         }
         if (round === 0) memory = lab.tf.memoryBytes();
       }
