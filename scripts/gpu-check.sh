@@ -59,7 +59,7 @@ webgpu_adapter() {
 
 page_bench() {
   TF_CHROMIUM_GPU=vulkan node bench/page_device_bench.mjs --gpu --size course --steps 10 || return 1
-  note "$(awk '$2 == "diffusion" { printf "%s %s tok/s; ", $1, $3 }' "$logs/$key.log")"
+  note "$(awk '$2 == "diffusion" { printf "%s %s tok/s%s; ", $1, $3, $1 == "webgpu" ? " (" $5 " dispatches, " $6 " submits a step)" : "" }' "$logs/$key.log")"
 }
 
 toy_on_webgpu() {

@@ -3,6 +3,9 @@
 // isolated, wasm on one thread), side by side in one run. Each device gets a worker of its own (the lab's
 // worker.js, so the numbers are the lab's own path); the lab's worker is left alone. `course` is the
 // course's story model (dim 128, 4 blocks, 64 x 32 windows); `small` the shape a software adapter manages.
+// Beside the times, WebGPU rows count what each step sent the device (the module's webgpuCounts): compute
+// dispatches (per phase too), queue submits, queue writes (uploads) and their bytes; a software adapter's
+// times say little of a GPU's, these counts say what a GPU would be asked to do.
 import { LabClient } from './client.js';
 import { Msg } from './protocol.js';
 import { DEVICE_LABELS, Device } from './device-choice.js';
@@ -32,13 +35,15 @@ async function storyConfig(client, size, causal) {
   return config;
 }
 
-// Trains `warmup` then `steps` steps of a fresh run: the timed steps' seconds, tokens/s and GFLOP/s, and
-// every step's loss (the parity test compares them across devices).
+// Trains `warmup` then `steps` steps of a fresh run: the timed steps' seconds, tokens/s and GFLOP/s, every
+// step's loss (the parity test compares them across devices) and, on WebGPU, the timed steps' counts per
+// step (null elsewhere).
 async function timeSteps(client, config, warmup, steps) {
   await client.request(Msg.CREATE_RUN, { slot: 'bench', config });
   const losses = [];
   const keepLosses = (p) => losses.push(...p.losses);
   if (warmup) await client.request(Msg.TRAIN, { slot: 'bench', until: warmup }, { onProgress: keepLosses });
+  await client.request(Msg.GPU_COUNTS, { reset: true });
   let seconds = 0, tokens = 0, gflop = 0;
   const onProgress = (p) => {
     keepLosses(p);
@@ -47,9 +52,30 @@ async function timeSteps(client, config, warmup, steps) {
     gflop += p.gflopsPerSecond * p.seconds;
   };
   await client.request(Msg.TRAIN, { slot: 'bench', until: warmup + steps }, { onProgress });
+  const counts = await client.request(Msg.GPU_COUNTS, { reset: true });
   await client.request(Msg.DROP, { slot: 'bench' });
-  return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds, losses };
+  return { seconds, tokensPerSecond: tokens / seconds, gflopsPerSecond: gflop / seconds, losses, perStep: counts && countsPerStep(counts, steps) };
 }
+
+// {dispatches, submits, writes, writeBytes, phases: {forward, backward, optimizer, ...: dispatches}} per step.
+export function countsPerStep({ total, phases }, steps) {
+  const per = (n) => n / steps;
+  return {
+    dispatches: per(total.dispatches), submits: per(total.submits), writes: per(total.writes), writeBytes: per(total.writeBytes),
+    phases: Object.fromEntries(Object.entries(phases).map(([phase, c]) => [phase, per(c.dispatches)])),
+  };
+}
+
+export const COUNT_HEADINGS = ['dispatches/step', 'submits/step', 'writes/step', 'KB written/step'];
+
+// The counts per step in words, one per COUNT_HEADINGS; '–' for a device that sends nothing to a GPU.
+export function countCells(perStep) {
+  if (!perStep) return COUNT_HEADINGS.map(() => '–');
+  return [fmt(perStep.dispatches, 4), fmt(perStep.submits, 3), fmt(perStep.writes, 3), fmt(perStep.writeBytes / 1024, 3)];
+}
+
+// The dispatches per step by phase, for the dispatch cell's title: "forward 53, backward 177, ...".
+export const phaseWords = (perStep) => Object.entries(perStep.phases).filter(([, n]) => n > 0).map(([p, n]) => `${p} ${fmt(n, 4)}`).join(', ');
 
 // One row per device and loss (`causal`: diffusion false, causal true): {device, causal, adapter, threads, size,
 // steps, ...timing}. device-race.js times auto's candidates with it too.
@@ -81,7 +107,7 @@ export function benchPanel(ctx) {
   const body = el('tbody');
   const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const table = el('table', { class: 'bench-table' },
-    el('thead', {}, el('tr', {}, ...['device', 'loss', 'tokens/s', 'GFLOP/s', 'seconds'].map((h) => el('th', {}, h)))), body);
+    el('thead', {}, el('tr', {}, ...['device', 'loss', 'tokens/s', 'GFLOP/s', 'seconds', ...COUNT_HEADINGS].map((h) => el('th', {}, h)))), body);
   const run = button('Run the benchmark', async () => {
     run.disabled = true;
     body.replaceChildren();
@@ -92,7 +118,8 @@ export function benchPanel(ctx) {
         onRow: (r) => body.append(el('tr', { dataset: { result: JSON.stringify(r) } },
           el('td', {}, r.device === Device.WEBGPU ? `WebGPU (${r.adapter})` : r.device === Device.WASM_THREADS ? `${DEVICE_LABELS[r.device]} (${r.threads})` : DEVICE_LABELS[r.device]),
           el('td', {}, r.causal ? 'causal' : 'diffusion'), el('td', {}, fmt(r.tokensPerSecond, 4)),
-          el('td', {}, fmt(r.gflopsPerSecond, 3)), el('td', {}, fmt(r.seconds, 3)))),
+          el('td', {}, fmt(r.gflopsPerSecond, 3)), el('td', {}, fmt(r.seconds, 3)),
+          ...countCells(r.perStep).map((c, i) => el('td', { title: i === 0 && r.perStep ? phaseWords(r.perStep) : null }, c)))),
       });
       status.textContent = 'Done: each row is one device training the same model from the same seed.';
     } catch (error) {
@@ -102,6 +129,7 @@ export function benchPanel(ctx) {
     }
   });
   return el('details', { id: 'device-bench', class: 'device-bench' }, el('summary', {}, 'Benchmark the devices (story training step)'),
-    el('p', {}, 'Tokens per second and GFLOP/s of a story training step on each device this page can use, one after the other.'),
+    el('p', {}, 'Tokens per second and GFLOP/s of a story training step on each device this page can use, one after the other; ' +
+      'on WebGPU also what each step sends the GPU: compute dispatches (by phase in the cell\'s title), queue submits and uploads.'),
     el('div', { class: 'bench-controls' }, size.wrap, steps.wrap, run), status, el('div', { class: 'table-wrap' }, table));
 }

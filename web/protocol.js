@@ -29,6 +29,9 @@ export const Msg = Object.freeze({
   CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
   CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
+  GPU_COUNTS: 'gpu-counts',     // {reset?} -> what the WebGPU build sent the device since the last reset
+                                //   (tf.webgpuCounts(): per phase and in total dispatches, submits, writes,
+                                //   writeBytes...), null on wasm; reset: count from zero again after reading
   PROFILE: 'profile',           // {} -> {slot, profile: Profile} of the run that trained last since it started
                                 //   training in this worker, or null before any run trained
   PING: 'ping',                 // {} -> {}; the page's check that a silent worker is alive

@@ -364,6 +364,11 @@ const handlers = {
   },
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
+  [Msg.GPU_COUNTS]: ({ reset = false }) => {
+    const counts = needModule().webgpuCounts();
+    if (reset) tf.resetWebgpuCounts();
+    return counts;
+  },
   [Msg.PROFILE]: () => (profiledSlot && slots.has(profiledSlot) ? { slot: profiledSlot, profile: needModule().profile() } : null),
   [Msg.PING]: () => ({}),
   [Msg.LOSE_DEVICE]: loseDevice,

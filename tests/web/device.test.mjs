@@ -160,7 +160,7 @@ test('a WebGPU failure starts a wasm worker and the training run goes on from it
   await waitForPanel(page, SLOT, { state: 'stopped' });
 }));
 
-test('the benchmark panel times the story step on every device the page can use, beside each other', () => withLab({ isolation: true }, async (page, url) => {
+test('the benchmark panel times the story step on every device the page can use, beside each other, with the GPU counts per step', () => withLab({ isolation: true }, async (page, url) => {
   await page.goto(url);
   await waitForModule(page);
   await page.locator('#device-bench summary').click();
@@ -178,4 +178,21 @@ test('the benchmark panel times the story step on every device the page can use,
   }
   assert.equal(rows.find((r) => r.device === 'wasm-single').threads, 1);
   assert.equal(await page.evaluate(() => window.lab.client.restarts), 0, "the lab's own worker is left alone");
+
+  // Beside the times, what each step sent the GPU: WebGPU rows count it (the module's webgpuCounts over the
+  // timed steps), wasm rows have nothing to count.
+  const cells = await page.locator('#device-bench tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].slice(5).map((td) => td.textContent)));
+  const number = (text) => Number(text.replaceAll(',', ''));
+  for (const [i, r] of rows.entries()) {
+    if (r.device !== 'webgpu') {
+      assert.equal(r.perStep, null);
+      assert.deepEqual(cells[i], ['–', '–', '–', '–']);
+      continue;
+    }
+    const { dispatches, submits, writes, writeBytes, phases } = r.perStep;
+    assert.ok(dispatches >= 20 && submits > 0 && writes > 0 && writeBytes > 0, JSON.stringify(r.perStep));
+    assert.ok(phases.forward > 0 && phases.backward > 0 && phases.optimizer > 0, JSON.stringify(phases));
+    assert.ok(Math.abs(Object.values(phases).reduce((a, b) => a + b, 0) - dispatches) < 1e-9, 'the phases add up to the step');
+    assert.deepEqual(cells[i].map(number).map((v, k) => Math.abs(v / [dispatches, submits, writes, writeBytes / 1024][k] - 1) < 6e-3), [true, true, true, true], cells[i].join(' '));
+  }
 }));
