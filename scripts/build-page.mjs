@@ -39,6 +39,8 @@ export async function build(out) {
     await fs.copyFile(path.join(ROOT, from), path.join(out, name));
   }
   await fs.writeFile(path.join(out, '_headers'), headersFile());
+  // Every build is there (checked above): the page may load each (web/wasm/builds.json in the dev tree).
+  await fs.writeFile(path.join(out, 'wasm', 'builds.json'), `${JSON.stringify({ st: 'ready', mt: 'ready', gpu: 'ready' })}\n`);
   return out;
 }
 

@@ -23,10 +23,7 @@ build=${FUZZ_BUILD_DIR:-build/fuzz}
 CXX_COMPILER=${FUZZ_CXX:-clang++-14}
 command -v "$CXX_COMPILER" >/dev/null || { echo "fuzz: $CXX_COMPILER not found (scripts/setup.sh installs it)" >&2; exit 1; }
 
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake -S . -B "$build" -G Ninja -DTF_FUZZ=ON -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$CXX_COMPILER" \
-  "${launcher[@]}" >/dev/null
+cmake -S . -B "$build" -G Ninja -DTF_FUZZ=ON -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$CXX_COMPILER" >/dev/null
 ninja -C "$build" -j "${JOBS:-$(nproc)}" $(for t in $targets; do echo "fuzz_$t"; done)
 
 ulimit -s unlimited 2>/dev/null || ulimit -s 65536 2>/dev/null || true  # deep recursion is a finding, not a stack limit

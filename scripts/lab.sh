@@ -14,20 +14,29 @@ build_native() {
   ninja -C build/native -j "$JOBS"
 }
 
-build_wasm() {  # the module for the page (both variants, laid out in web/wasm/)
+build_wasm() {  # the module for the page (every variant, laid out in web/wasm/)
   bash scripts/build-wasm.sh
 }
 
-build_wasm_tests() {  # the C++ suites under emcc, run in Node by ctest (and core_tests for Chromium's WebGPU)
+build_wasm_tests() {  # the C++ suites under emcc, run in Node by ctest (and core_webgpu_tests for Chromium)
   ninja -C build/wasm-st -j "$JOBS"
   ninja -C build/wasm-mt -j "$JOBS"
-  bash scripts/build-wasm.sh --webgpu-tests
+}
+
+# npm start: the page is served as soon as one variant is laid out, the one the page will load (threads
+# where npm start's server makes it cross-origin isolated, else one thread); the others follow in the
+# background and the page takes them from its next load (web/wasm/builds.json).
+start_lab() {
+  local order=(mt gpu st)
+  [[ " $* " == *" --no-isolation "* ]] && order=(st gpu mt)
+  bash scripts/build-wasm.sh --first "${order[@]}"
+  exec node scripts/serve.mjs "$@"
 }
 
 # The kernels against the reference and every op's backward against central differences on Chromium's
 # WebGPU adapter (software: small shapes only).
 run_webgpu_tests() {
-  TF_WEBGPU_TIMEOUT_S=300 node tests/webgpu/run-in-chromium.mjs build/wasm-gpu/tests/core_tests.js \
+  TF_WEBGPU_TIMEOUT_S=300 node tests/webgpu/run-in-chromium.mjs build/wasm-st/tests/core_webgpu_tests.js \
     -ts=gemm,webgpu_memory,op_consistency,gradcheck -tce='*bitwise*'
 }
 
@@ -42,12 +51,19 @@ build_cuda() {
   fi
 }
 
+# m:ss
+duration() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# Runs every suite, then prints one line per suite (passed or FAILED, its time) so the outcome fits one
+# screen below the suites' own output.
 run_tests() {
-  local failed=0 passed=0
-  stage() {  # stage NAME COMMAND...: runs one suite, counts it
-    local name=$1; shift
+  local failed=0 results=() began=$SECONDS
+  stage() {  # stage NAME COMMAND...: runs one suite, notes its outcome and time
+    local name=$1 start=$SECONDS outcome=passed
+    shift
     echo "=== $name"
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $name FAILED"; fi
+    "$@" || { outcome=FAILED; failed=$((failed + 1)); echo "=== $name FAILED"; }
+    results+=("$(printf '%-6s %6s  %s' "$outcome" "$(duration $((SECONDS - start)))" "$name")")
   }
   stage "C++ tests, native" ctest --test-dir build/native --output-on-failure -j "$JOBS"
   if [ -d build/cuda ]; then stage "C++ tests, CUDA build (GPU checks skip without a GPU)" ctest --test-dir build/cuda --output-on-failure -R "cuda|consistency" -j "$JOBS"; fi
@@ -61,7 +77,10 @@ run_tests() {
   stage "npm package: pack, install, train, tsc (node --test)" node --test tests/package/
   stage "fuzz targets, 30 s each (libFuzzer + ASan/UBSan)" bash scripts/fuzz.sh --ci
   stage "lab page in Chromium (node --test)" node --test --test-concurrency=1 tests/web/
-  echo "suites: $passed passed, $failed failed"
+  echo
+  echo "=== summary (suite, outcome, time)"
+  printf '%s\n' "${results[@]}"
+  echo "suites: $((${#results[@]} - failed)) passed, $failed failed, $(duration $((SECONDS - began))) in all"
   [ "$failed" = 0 ]
 }
 
@@ -69,6 +88,6 @@ command=${1:-}
 case "$command" in
   build) bash scripts/setup.sh test; build_native; build_wasm; build_cuda ;;
   test) bash scripts/setup.sh test; build_native; build_wasm; build_wasm_tests; build_cuda; run_tests ;;
-  start) bash scripts/setup.sh serve; build_wasm; exec node scripts/serve.mjs "${@:2}" ;;
+  start) bash scripts/setup.sh serve; start_lab "${@:2}" ;;
   *) echo "usage: scripts/lab.sh start|test|build" >&2; exit 2 ;;
 esac

@@ -181,14 +181,28 @@ async function main() {
     console.log('usage: node scripts/serve.mjs [--port N] [--host H] [--no-isolation] [--dir FOLDER]');
     return;
   }
-  const wasm = await fs.stat(path.join(options.dir, 'wasm', 'tinyformer-st.wasm')).catch(() => null);
-  if (!wasm || !wasm.isFile()) {
+  const builds = await readBuilds(options.dir);
+  const building = Object.keys(builds || {}).filter((variant) => builds[variant] === 'building');
+  if (!builds || !Object.values(builds).includes('ready')) {
     console.warn(`serve: ${path.join(options.dir, 'wasm')} has no wasm builds; run bash scripts/build-wasm.sh`);
   }
   const server = await startServer(options);
   const { port } = server.address();
   const mode = options.isolation ? 'cross-origin isolated (threaded build)' : 'not isolated (single-threaded build)';
   console.log(`Tinyformer lab: http://${options.host}:${port}/  ${mode}, serving ${options.dir}`);
+  if (building.length) {
+    console.log(`still building: ${building.join(', ')} (the page takes each from its next load; log: build/wasm-background.log)`);
+  }
+}
+
+// web/wasm/builds.json, which scripts/build-wasm.sh writes: {variant: 'ready' | 'building' | 'failed'}, or null.
+async function readBuilds(dir) {
+  const text = await fs.readFile(path.join(dir, 'wasm', 'builds.json'), 'utf8').catch(() => null);
+  try {
+    return text && JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

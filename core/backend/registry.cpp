@@ -1,6 +1,8 @@
 // The one place backends are registered: a row per backend built into this binary says which device it
 // serves and whether the machine has that device. A new backend adds its row here (and its device to
-// TF_DEVICES in device.hpp). Also the FLOP counter behind the GFLOP/s readouts.
+// TF_DEVICES in device.hpp). Also the FLOP counter behind the GFLOP/s readouts. Each core library compiles
+// its own copy of this file, with its backends' defines (core/CMakeLists.txt); the rest of the core is
+// shared.
 #include <algorithm>
 #include <atomic>
 #include <cctype>

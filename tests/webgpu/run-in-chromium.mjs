@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Runs a doctest program of the WebGPU build (build/wasm-gpu: its tests are linked with Asyncify) in Debian's headless
+// Runs a doctest program linked with the WebGPU backend and Asyncify (build/wasm-st/tests/core_webgpu_tests.js) in Debian's headless
 // Chromium with a WebGPU device: serves the program's folder on http://127.0.0.1 (WebGPU needs a secure
 // origin; a data: URL gets no adapter), opens a page that requests the adapter and a device with its
 // largest storage binding, hands the device in as Module.webgpu and runs main with the given doctest
 // arguments (and -nc: no colours). doctest's output streams to this process; the exit code is the program's.
-//   node tests/webgpu/run-in-chromium.mjs build/wasm-gpu/tests/core_tests.js -ts=gemm
+//   node tests/webgpu/run-in-chromium.mjs build/wasm-st/tests/core_webgpu_tests.js -ts=gemm
 // Env: TF_WEBGPU_TIMEOUT_S (default 600), TF_WEBGPU_ARENA_MIB (default 256), CHROMIUM.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -21,7 +21,17 @@ static inline __m128i tf_wasm_cvtps_epi32(__m128 a) {
 #define _mm_cvtps_epi32 tf_wasm_cvtps_epi32
 #endif
 
+// GCC 12 warns that the AVX-512 intrinsics' deliberately undefined operands (_mm512_undefined_ps() and the
+// like, in its own avx512fintrin.h) "may be used uninitialized" wherever they are inlined: a system header's
+// false alarm that its system-header status does not silence, so it is turned off for these headers alone.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <xsimd/xsimd.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace tf::cpu {
 

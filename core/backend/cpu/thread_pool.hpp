@@ -49,7 +49,7 @@ class ThreadPool {
   void start_workers(int n);
   void stop_workers();
   struct Shared;
-  Shared* shared_;
+  [[maybe_unused]] Shared* shared_;  // none in the single-threaded build
   int threads_ = 1;
 };
 
