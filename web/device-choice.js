@@ -24,11 +24,13 @@ export function isDevice(value) {
   return Object.values(Device).includes(value);
 }
 
-// facts: {webgpu: {adapter, device, why} from probeWebGpu, gpuBuild: boolean, gpuTraining: boolean (the
-// wrapper's runs train on WebGPU: features.webgpuTraining), threads: boolean (isolated), timing: what
-// device-race.js measured here, or absent}.
+// facts: {webgpu: {adapter, device, why} from probeWebGpu, gpuBuild: boolean (the WebGPU build may be
+// loaded), gpuTraining: boolean (the wrapper's runs train on WebGPU: features.webgpuTraining), threads:
+// boolean (isolated), builds: web/wasm/builds.json ({st, mt, gpu: 'ready' | 'building' | 'failed'}; absent:
+// every build is there), timing: what device-race.js measured here, or absent}.
 // Returns {device, why}: why says, when the device is not the one asked for (or auto skipped one), why not;
-// where auto took WebGPU because it was timed faster, it says that.
+// where auto took WebGPU because it was timed faster, it says that. device is null when no build the page
+// could run is ready.
 export function chooseDevice(wanted, facts) {
   if (!isDevice(wanted)) throw new Error(`device must be one of ${Object.values(Device).join(', ')}, got ${String(wanted)}`);
   const skipped = [];
@@ -37,16 +39,38 @@ export function chooseDevice(wanted, facts) {
     if (!why) return { device: Device.WEBGPU, why: wanted === Device.AUTO && facts.timing ? timedFaster(facts.timing) : null };
     skipped.push(`WebGPU: ${why}`);
   }
-  if (wanted !== Device.WASM_SINGLE) {
-    if (facts.threads) return { device: Device.WASM_THREADS, why: skipped.join('; ') || null };
-    skipped.push('threads: the page is not cross-origin isolated (COOP/COEP headers)');
+  const single = built(facts, 'st') ? null : `one thread: ${notBuilt(facts, 'st')}`;
+  if (wanted === Device.WASM_SINGLE) {
+    if (!single) return { device: Device.WASM_SINGLE, why: null };
+    skipped.push(single);
   }
-  return { device: Device.WASM_SINGLE, why: wanted === Device.WASM_SINGLE ? null : skipped.join('; ') };
+  const threads = !facts.threads ? 'threads: the page is not cross-origin isolated (COOP/COEP headers)'
+    : built(facts, 'mt') ? null : `threads: ${notBuilt(facts, 'mt')}`;
+  if (!threads) return { device: Device.WASM_THREADS, why: skipped.join('; ') || null };
+  skipped.push(threads);
+  if (!single) return { device: Device.WASM_SINGLE, why: skipped.join('; ') };
+  if (wanted !== Device.WASM_SINGLE) skipped.push(single);
+  return { device: null, why: skipped.join('; ') };
 }
 
-function webgpuUnusable({ webgpu, gpuBuild, gpuTraining }) {
+// The builds, as the banner names them.
+export const BUILD_NAMES = Object.freeze({ st: 'single-threaded', mt: 'threaded', gpu: 'WebGPU' });
+
+// The page may load a build that web/wasm/builds.json says is ready (a page without that file has them all).
+const built = ({ builds }, variant) => !builds || builds[variant] === 'ready';
+
+function notBuilt({ builds }, variant) {
+  const state = builds && builds[variant];
+  if (state === 'building') return `the ${BUILD_NAMES[variant]} build is still being built (reload the page once it is ready)`;
+  if (state === 'failed') return `the ${BUILD_NAMES[variant]} build failed (build/wasm-background.log says why)`;
+  return `this copy of the lab has no ${BUILD_NAMES[variant]} build of the module`;
+}
+
+function webgpuUnusable({ webgpu, gpuBuild, gpuTraining, builds }) {
   if (!webgpu || !webgpu.adapter) return (webgpu && webgpu.why) || 'this browser gives no WebGPU adapter';
-  if (!gpuBuild) return 'this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)';
+  if (!gpuBuild) {
+    return builds && builds.gpu ? notBuilt({ builds }, 'gpu') : 'this copy of the lab has no WebGPU build of the module (web/wasm/tinyformer-gpu.*)';
+  }
   if (!gpuTraining) return 'this version of the module cannot train on WebGPU yet (no chunked training step)';
   if (!webgpu.device) return webgpu.why || 'the adapter gave no device';
   return null;

@@ -9,7 +9,7 @@ import { LabClient } from './client.js';
 import { Msg } from './protocol.js';
 import { Corpus } from './corpus.js';
 import { benchPanel } from './device-bench.js';
-import { DEVICE_LABELS, Device, describeDevice, isDevice } from './device-choice.js';
+import { BUILD_NAMES, DEVICE_LABELS, Device, describeDevice, isDevice } from './device-choice.js';
 import { autoTiming, forgetTiming } from './device-race.js';
 import { LiveViews } from './live.js';
 import { Models } from './models.js';
@@ -34,6 +34,29 @@ function describeModule(info) {
   const skipped = info.deviceWhy ? ` (${wantedDevice === Device.AUTO ? 'auto' : `not ${DEVICE_LABELS[wantedDevice]}`}: ${info.deviceWhy})` : '';
   const adapter = info.adapter && info.device !== Device.WEBGPU ? ` WebGPU adapter: ${info.adapter}.` : '';
   return `Device: ${describeDevice(info)}${skipped}.${adapter} WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
+}
+
+// The builds npm start is still making (it serves the page as soon as the first is ready): named in the
+// banner, which says when each is ready to be used by a reload (web/wasm/builds.json, asked every few seconds
+// while one is on its way).
+const BUILDS_POLL_MS = 5000;
+
+function buildsNote(info) {
+  const note = el('span', { class: 'builds-note' });
+  const show = (builds) => {
+    const waiting = Object.keys(BUILD_NAMES).filter((b) => builds && builds[b] === 'building');
+    const arrived = Object.keys(BUILD_NAMES).filter((b) => builds && builds[b] === 'ready' && info.builds?.[b] !== 'ready');
+    const names = (list) => list.map((b) => BUILD_NAMES[b]).join(' and ');
+    note.textContent = [waiting.length ? `Still building the ${names(waiting)} build${waiting.length > 1 ? 's' : ''} of the module.` : '',
+      arrived.length ? `The ${names(arrived)} build${arrived.length > 1 ? 's are' : ' is'} ready: reload the page to use ${arrived.length > 1 ? 'them' : 'it'}.` : '']
+      .filter(Boolean).join(' ');
+    note.hidden = !note.textContent;
+    note.dataset.waiting = waiting.join(' ');
+    if (waiting.length) setTimeout(poll, BUILDS_POLL_MS);
+  };
+  const poll = () => fetch('wasm/builds.json', { cache: 'no-store' }).then((r) => r.json()).then(show, () => {});
+  show(info.builds);
+  return note;
 }
 
 // The device selector: a new choice goes into the URL and reloads the page (runs come back from their saves).
@@ -102,8 +125,8 @@ async function start() {
     ctx.module = info;
     document.body.dataset.device = info.device;
     document.body.dataset.build = info.build;
-    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), devicePicker(), timing ? retimeButton() : '',
-      threadPicker(info) || '', ctx.live.control(), copyLink());
+    banner.replaceChildren(el('span', { class: 'module-text' }, describeModule(info)), buildsNote(info), devicePicker(),
+      timing ? retimeButton() : '', threadPicker(info) || '', ctx.live.control(), copyLink());
   } catch (error) {
     banner.classList.add('error');
     banner.replaceChildren(el('span', { role: 'alert' }, `The lab cannot start: ${error.message}`));

@@ -5,10 +5,11 @@
 
 export const Msg = Object.freeze({
   PROBE: 'probe',               // {} -> the facts auto chooses from (device-choice.js): {webgpu: {adapter,
-                                //   device: boolean, why}, gpuBuild, gpuTraining, threads}
+                                //   device: boolean, why}, gpuBuild, gpuTraining, threads, builds}
   INIT: 'init',                 // {device?: Device (device-choice.js), timing?: device-race.js's, poolSize?}
                                 //   -> module info, with the device chosen, why (another was not, or auto's
-                                //   timing), the WebGPU adapter's name and whether it is software
+                                //   timing), the WebGPU adapter's name and whether it is software, and the
+                                //   builds' states (web/wasm/builds.json)
   SET_THREADS: 'set-threads',   // {threads} -> module info
   FIGURE: 'figure',             // {name, options} -> {values, arrays}; name from FIGURES
   ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2

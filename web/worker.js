@@ -18,7 +18,7 @@ const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in thi
 
 let tf = null;                 // the Tinyformer module, after INIT
 let device = null;             // {device, why, adapter, adapterSoftware, webgpuUsable, gpu: GPUDevice | null,
-                               //   lost: message | null}, after INIT
+                               //   lost: message | null, builds: readBuilds()'s}, after INIT
 let probed = null;             // the WebGPU facts (webgpuFacts), once probed
 let corpus = null;             // {text, source}: what stories train on
 const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null,
@@ -34,14 +34,18 @@ function moduleInfo() {
     threads: tf.threads(), crossOriginIsolated: self.crossOriginIsolated === true,
     build: tf.threaded ? 'threaded' : 'single-threaded', memoryBytes: tf.memoryBytes(),
     liveHandles: tf.liveHandles(), device: device.device, deviceWhy: device.why, adapter: device.adapter,
-    adapterSoftware: device.adapterSoftware, webgpuUsable: device.webgpuUsable,
+    adapterSoftware: device.adapterSoftware, webgpuUsable: device.webgpuUsable, builds: device.builds,
   };
 }
 
-// The WebGPU build is used only where scripts/build-wasm.sh laid it out beside the others.
-async function hasGpuBuild() {
-  const response = await fetch(new URL('./wasm/tinyformer-gpu.wasm', import.meta.url), { method: 'HEAD' }).catch(() => null);
-  return Boolean(response && response.ok);
+// Which builds this page may load: web/wasm/builds.json, kept by scripts/build-wasm.sh ({st, mt, gpu: 'ready' |
+// 'building' | 'failed'}; npm start serves the page before every build is ready), read at every load (a build
+// finished meanwhile is used from the next); null where the page has no such file (then no WebGPU build).
+let builds = null;
+function readBuilds() {
+  builds ||= fetch(new URL('./wasm/builds.json', import.meta.url), { cache: 'no-store' })
+    .then((response) => (response.ok ? response.json() : null)).catch(() => null);
+  return builds;
 }
 
 const threadsPossible = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
@@ -60,7 +64,7 @@ async function loadWrapper() {
 async function webgpuFacts() {
   probed ||= (async () => {
     const gpuTraining = (await loadWrapper()).features.webgpuTraining;
-    const gpuBuild = await hasGpuBuild();
+    const gpuBuild = (await readBuilds())?.gpu === 'ready';
     return { webgpu: await probeWebGpu(navigator.gpu, { withDevice: gpuBuild && gpuTraining }), gpuBuild, gpuTraining };
   })();
   return probed;
@@ -69,7 +73,7 @@ async function webgpuFacts() {
 // The facts as the page gets them (PROBE): the device as a flag (a GPUDevice stays in this worker).
 async function probeFacts() {
   const { webgpu, ...rest } = await webgpuFacts();
-  return { ...rest, webgpu: { ...webgpu, device: Boolean(webgpu.device) }, threads: threadsPossible() };
+  return { ...rest, webgpu: { ...webgpu, device: Boolean(webgpu.device) }, threads: threadsPossible(), builds: await readBuilds() };
 }
 
 // timing: what the page measured where auto was unsure (device-race.js), for auto only.
@@ -77,14 +81,15 @@ async function pickDevice(wanted, timing) {
   const gpuWanted = wanted === Device.AUTO || wanted === Device.WEBGPU;
   const facts = gpuWanted ? await webgpuFacts() : { webgpu: null, gpuBuild: false };
   const { webgpu } = facts;
-  const all = { ...facts, threads: threadsPossible() };
+  const all = { ...facts, threads: threadsPossible(), builds: await readBuilds() };
   const choice = chooseDevice(wanted, { ...all, timing: wanted === Device.AUTO ? timing : null });
+  if (!choice.device) throw new Error(`no build of the module is ready yet (${choice.why})`);
   if (choice.device !== Device.WEBGPU && webgpu && webgpu.device) webgpu.device.destroy();
   return {
     ...choice, adapter: webgpu && webgpu.adapter ? adapterName(webgpu.adapter) : null,
     adapterSoftware: isSoftwareAdapter(webgpu && webgpu.adapter),
     webgpuUsable: gpuWanted && chooseDevice(Device.WEBGPU, all).device === Device.WEBGPU,  // the benchmark's WebGPU row
-    gpu: choice.device === Device.WEBGPU ? webgpu.device : null, lost: null,
+    gpu: choice.device === Device.WEBGPU ? webgpu.device : null, lost: null, builds: all.builds,
   };
 }
 
@@ -105,7 +110,7 @@ async function loadModule(wrapper, picked, poolSize) {
       return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu, webgpuArenaBytes: arenaBytes(picked.gpu) }), picked };
     } catch (error) {
       picked.gpu.destroy();
-      const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible() });
+      const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible(), builds: await readBuilds() });
       picked = { ...picked, device: wasm.device, gpu: null, why: `WebGPU: the WebGPU build did not start (${error.message})` };
     }
   }

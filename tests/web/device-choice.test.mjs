@@ -1,7 +1,7 @@
 // The device choice (web/device-choice.js) over every combination the page can meet: auto takes WebGPU
 // only with a hardware adapter, a device and the WebGPU build whose runs train on it, then threads when
 // isolated, then one thread; never a software adapter, which a forced choice still takes; where it timed the
-// devices, the faster; a forced choice that cannot be had says why; the adapter's name and the banner's
+// devices, the faster; a forced choice that cannot be had says why, a build still being built too; the adapter's name and the banner's
 // device line. And which worker errors send a WebGPU run back to wasm (web/webgpu-device.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,6 +38,31 @@ test('a forced device is used when it can be, and falls down the list with the r
   assert.deepEqual(chooseDevice(Device.WASM_THREADS, { webgpu: null, gpuBuild: false, threads: false }),
     { device: Device.WASM_SINGLE, why: 'threads: the page is not cross-origin isolated (COOP/COEP headers)' });
   assert.throws(() => chooseDevice('cuda', {}), /device must be one of auto, webgpu, wasm-threads, wasm-single, got cuda/);
+});
+
+test('a build still being built (or failed) is passed over with the reason; nothing ready is no device', () => {
+  const building = { st: 'ready', mt: 'building', gpu: 'building' };
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: gpu, gpuBuild: false, gpuTraining: true, threads: true, builds: building }), {
+    device: Device.WASM_SINGLE,
+    why: 'WebGPU: the WebGPU build is still being built (reload the page once it is ready); threads: the threaded build is still being built (reload the page once it is ready)',
+  });
+  // Forced one thread while only the threaded build is ready: threads, saying why.
+  assert.deepEqual(chooseDevice(Device.WASM_SINGLE, { threads: true, builds: { st: 'building', mt: 'ready' } }), {
+    device: Device.WASM_THREADS, why: 'one thread: the single-threaded build is still being built (reload the page once it is ready)',
+  });
+  assert.deepEqual(chooseDevice(Device.WASM_THREADS, { threads: true, builds: { st: 'ready', mt: 'failed' } }), {
+    device: Device.WASM_SINGLE, why: 'threads: the threaded build failed (build/wasm-background.log says why)',
+  });
+  assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: null, threads: false, builds: { st: 'building', mt: 'ready' } }), {
+    device: null,
+    why: 'WebGPU: this browser gives no WebGPU adapter; threads: the page is not cross-origin isolated (COOP/COEP headers); one thread: the single-threaded build is still being built (reload the page once it is ready)',
+  });
+  // Every build ready, or no builds.json at all: as before.
+  for (const builds of [{ st: 'ready', mt: 'ready', gpu: 'ready' }, undefined]) {
+    assert.deepEqual(chooseDevice(Device.WASM_SINGLE, { threads: true, builds }), { device: Device.WASM_SINGLE, why: null });
+    assert.deepEqual(chooseDevice(Device.AUTO, { webgpu: null, threads: true, builds }),
+      { device: Device.WASM_THREADS, why: 'WebGPU: this browser gives no WebGPU adapter' });
+  }
 });
 
 test('auto never takes a software adapter; a forced WebGPU does, and the banner says it is software', () => {

@@ -2,7 +2,7 @@
 // (--enable-unsafe-webgpu): the worker probes the adapter and the banner names it; auto keeps WebAssembly
 // (threads) and says why: the adapter is software (or, without the WebGPU build, that there is none); the
 // selector forces a device through the URL, WebGPU on the software adapter included, with no console error
-// on any choice. Where auto is unsure it times real workers on the devices and takes the faster. A WebGPU run
+// and no failed request on any choice (the builds there are read from web/wasm/builds.json, not probed). Where auto is unsure it times real workers on the devices and takes the faster. A WebGPU run
 // saves while it trains (the save waits for the chunk in flight) and a new page finds the save. A WebGPU
 // failure told by the worker (DEVICE_FAILED, injected through Playwright's handle on the worker as the
 // worker's loss watcher would send it) replaces the worker by a wasm one and the run that was training goes
@@ -32,16 +32,17 @@ async function withLab(options, work) {
   const lab = await startLab(options);
   const browser = await launch({ webgpu: true });
   try {
-    const { page, errors } = await openPage(browser.context);
+    const { page, errors, failedRequests } = await openPage(browser.context);
     await work(page, lab.url, browser);
     assert.deepEqual(errors, []);
+    assert.deepEqual(failedRequests, []);
   } finally {
     await browser.close();
     await lab.close();
   }
 }
 
-test('auto keeps WebAssembly where the only adapter is software; the selector forces any device, with no console error', () => withLab({ isolation: true }, async (page, url) => {
+test('auto keeps WebAssembly where the only adapter is software; the selector forces any device, with no console error or failed request', () => withLab({ isolation: true }, async (page, url) => {
   await page.goto(url);
   const auto = await waitForModule(page);
   assert.equal(auto.module.device, 'wasm-threads', auto.banner);

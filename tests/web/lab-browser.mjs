@@ -49,15 +49,21 @@ export async function launch({ width = 1280, height = 800, webgpu = false, gpu =
   };
 }
 
-// A page that records console errors and uncaught exceptions in `errors`.
+// A page that records console errors and uncaught exceptions in `errors`, and in `failedRequests` every
+// request of the page and its workers that failed or was aborted, or was answered with an error status.
 export async function openPage(context) {
   const page = context.pages()[0] || (await context.newPage());
   const errors = [];
+  const failedRequests = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
-  return { page, errors };
+  page.on('requestfailed', (r) => failedRequests.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) failedRequests.push(`${r.request().method()} ${r.url()}: ${r.status()}`);
+  });
+  return { page, errors, failedRequests };
 }
 
 // Waits until the worker has loaded the wasm module; returns what the page says about it.
