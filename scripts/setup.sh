@@ -32,7 +32,10 @@ install_debian_packages() {
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # --force-unsafe-io: dpkg does not fsync every file it unpacks (Emscripten alone is 7,400 files); a fresh
+  # Debian 12's install for npm start took 94 and 139 s with it against 177 and 226 s without (README).
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+    -o Dpkg::Options::=--force-unsafe-io "${missing[@]}"
 }
 
 # npm_install DIR KIND: `npm ci` in DIR when its lock file changed since the last install or when the last
