@@ -76,6 +76,13 @@ val residual_stream_figure(int positions, int d_model, int heads, int blocks, do
     return figure_value(tf::residual_stream(positions, d_model, heads, blocks, static_cast<uint64_t>(seed)));
   });
 }
+// B5: a model config's parameters by piece, before anything is built or any task chosen.
+std::string parameter_report(const std::string& model_json) {
+  return guarded([&] {
+    return parameter_table_json(parameter_table(ModelConfig::from_json(model_json).parameter_shapes()))
+        .dump();
+  });
+}
 double parameter_estimate(double layers, double dim) {
   return block_parameter_estimate(static_cast<int64_t>(layers), static_cast<int64_t>(dim));
 }
@@ -106,6 +113,7 @@ EMSCRIPTEN_BINDINGS(tinyformer_module) {
   function("layerNormCheck", &layer_norm_check_figure);
   function("residualStream", &residual_stream_figure);
   function("blockParameterEstimate", &parameter_estimate);
+  function("parameterReport", &parameter_report);
 }
 
 }  // namespace tf

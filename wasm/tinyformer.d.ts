@@ -226,6 +226,8 @@ export interface Tinyformer {
   residualStream(options?: { positions?: number; dModel?: number; heads?: number; blocks?: number; seed?: number }): Figure;
   // D7: 12 * layers * d^2.
   blockParameterEstimate(layers: number, dim: number): number;
+  // B5: a model config's parameters by piece (fields not given take ModelConfig's defaults), unbuilt.
+  parameterReport(model: Partial<ModelConfig>): ParameterReport;
 }
 
 // ---------------------------------------------------------------- models and runs

@@ -359,6 +359,10 @@ class Tinyformer {
   blockParameterEstimate(layers, dim) {
     return this.#wasm.blockParameterEstimate(layers, dim);
   }
+  // A model config's parameters by piece, as Run.parameters() reports them, without building the model.
+  parameterReport(model) {
+    return parseJson(guard(this.#wasm, () => this.#wasm.parameterReport(JSON.stringify(snakeKeys(model)))));
+  }
 }
 
 // ---------------------------------------------------------------- models and runs

@@ -13,6 +13,7 @@ export const Msg = Object.freeze({
   SET_THREADS: 'set-threads',   // {threads} -> module info
   FIGURE: 'figure',             // {name, options} -> {values, arrays}; name from FIGURES
   ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2
+  PARAMETER_REPORT: 'parameter-report', // {model} -> a model config's parameters by piece, unbuilt
   DEFAULT_CONFIG: 'default-config',  // {task, kind?} -> TrainConfig
   SET_CORPUS: 'set-corpus',     // {text, source} -> {bytes, source}; the text stories train on
   BUILTIN_CORPUS: 'builtin-corpus',  // {bytes?} -> {text}; the embedded stories (seed 1)

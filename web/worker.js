@@ -345,6 +345,7 @@ const handlers = {
     return needModule()[name](options || {});
   },
   [Msg.ESTIMATE]: ({ layers, dim }) => needModule().blockParameterEstimate(layers, dim),
+  [Msg.PARAMETER_REPORT]: ({ model }) => needModule().parameterReport(model),
   [Msg.DEFAULT_CONFIG]: ({ task, kind }) => needModule().defaultConfig(task, kind),
   [Msg.SET_CORPUS]: setCorpus,
   [Msg.BUILTIN_CORPUS]: ({ bytes }) => ({ text: needModule().builtinStories(1, bytes) }),

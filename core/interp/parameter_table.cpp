@@ -17,13 +17,19 @@ std::string parameter_group(const std::string& name) {
   return "embedding";
 }
 
-std::vector<ParameterRow> parameter_table(const std::vector<std::pair<std::string, Tensor>>& params) {
+std::vector<ParameterRow> parameter_table(const ParameterShapes& shapes) {
   std::vector<ParameterRow> rows;
-  for (const auto& [name, t] : params) {
-    std::string shape = t.shape().str();
-    rows.push_back({name, shape, parameter_group(name), t.numel()});
+  for (const auto& [name, dims] : shapes) {
+    Shape shape(dims);
+    rows.push_back({name, shape.str(), parameter_group(name), shape.numel()});
   }
   return rows;
+}
+
+std::vector<ParameterRow> parameter_table(const std::vector<std::pair<std::string, Tensor>>& params) {
+  ParameterShapes shapes;
+  for (const auto& [name, t] : params) shapes.emplace_back(name, t.shape().dims());
+  return parameter_table(shapes);
 }
 
 std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<ParameterRow>& rows) {
@@ -38,8 +44,7 @@ std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<
   return out;
 }
 
-nlohmann::json parameter_table_json(const std::vector<std::pair<std::string, Tensor>>& params) {
-  std::vector<ParameterRow> rows = parameter_table(params);
+nlohmann::json parameter_table_json(const std::vector<ParameterRow>& rows) {
   nlohmann::json table = nlohmann::json::array(), groups = nlohmann::json::array();
   int64_t total = 0;
   for (const ParameterRow& r : rows) {

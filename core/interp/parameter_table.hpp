@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nn/model_config.hpp"
 #include "nn/module.hpp"
 
 namespace tf {
@@ -16,13 +17,18 @@ struct ParameterRow {
   int64_t count;
 };
 
+std::vector<ParameterRow> parameter_table(const ParameterShapes& shapes);
 std::vector<ParameterRow> parameter_table(const std::vector<std::pair<std::string, Tensor>>& params);
 inline std::vector<ParameterRow> parameter_table(const Module& model) {
   return parameter_table(model.named_parameters());
 }
 // What `info` prints and the page shows: {"rows": [{name, shape, group, count}], "groups": [{group,
-// count}], "total": count}, from a model's parameters or a checkpoint's tensors alike.
-nlohmann::json parameter_table_json(const std::vector<std::pair<std::string, Tensor>>& params);
+// count}], "total": count}, from a model's parameters or a checkpoint's tensors alike, or from a model
+// config's shapes before anything is built (B5 counts MyTransformer(2002) without a task to train it on).
+nlohmann::json parameter_table_json(const std::vector<ParameterRow>& rows);
+inline nlohmann::json parameter_table_json(const std::vector<std::pair<std::string, Tensor>>& params) {
+  return parameter_table_json(parameter_table(params));
+}
 // Totals per group, in first-seen order.
 std::vector<std::pair<std::string, int64_t>> parameter_groups(const std::vector<ParameterRow>& rows);
 std::string parameter_group(const std::string& name);

@@ -4,7 +4,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { describeBuilds, maxAbsDiff, row } from './support.mjs';
+import { describeBuilds, maxAbsDiff, row, throwsTf } from './support.mjs';
 
 function rowSums(t) {
   const [rows, cols] = [t.data.length / t.shape[t.shape.length - 1], t.shape[t.shape.length - 1]];
@@ -142,6 +142,20 @@ describeBuilds('API', (lab) => {
     } finally {
       run.delete();
     }
+  });
+
+  test("reports a model config's parameters unbuilt, as a built model of that config reports them", () => {
+    const run = lab.tf.createRun({ task: 'toy', model: { dim: 32, heads: 2, layers: 2 } });
+    try {
+      assert.deepEqual(lab.tf.parameterReport(run.config), run.parameters());
+    } finally {
+      run.delete();
+    }
+    // B5's MyTransformer(2002): a vocabulary no task gives, counted by piece without a run.
+    const big = lab.tf.parameterReport({ kind: 'transformer', vocab: 2002, dim: 128, heads: 4, layers: 4, maxLength: 64 });
+    assert.equal(big.total, big.rows.reduce((s, r) => s + r.count, 0));
+    assert.equal(big.rows.find((r) => r.name.startsWith('embed')).shape, '(2002, 128)');
+    throwsTf(() => lab.tf.parameterReport({ dim: 30, heads: 4 }), /dim/);
   });
 
   test('trains the sorter and shows its attention and saliency', () => {

@@ -4,7 +4,7 @@
 import { Msg } from '../protocol.js';
 import { el, button, facts, verdict, fmt } from '../ui.js';
 
-const SMALL = 'b5-small', BIG = 'b5-default';
+const SMALL = 'b5-small';
 
 // 64 toy sentences: "the cat is alive" 80 %, "the box is empty" 20 % (a fixed pattern of draws).
 function batch() {
@@ -31,10 +31,9 @@ export default {
       const per = all.shape[1] * all.shape[2];
       const gapAlone = maxGap(all.data.subarray(0, per), alone.data);
       const gapOther = maxGap(all.data.subarray(0, per), other.data.subarray(0, per));
-      await ctx.client.request(Msg.CREATE_RUN, {
-        slot: BIG, config: { task: 'toy', model: { vocab: 2002, dim: 128, heads: 4, layers: 4, maxLength: 64 } },
+      const report = await ctx.client.request(Msg.PARAMETER_REPORT, {
+        model: { kind: 'transformer', vocab: 2002, dim: 128, heads: 4, layers: 4, maxLength: 64 },
       });
-      const report = await ctx.client.call(BIG, 'parameters');
       const largest = [...report.rows].sort((a, b) => b.count - a.count)[0];
       card.output.replaceChildren(facts([
         ['MyTransformer(14, 32, 2, 2) on a (64, 4) batch', `logits [${all.shape.join(', ')}]`],
@@ -44,7 +43,6 @@ export default {
         ['by piece', report.groups.map((g) => `${g.group} ${g.count.toLocaleString('en')}`).join(', ')],
         ['largest single piece', `${largest.name} ${largest.shape}: ${largest.count.toLocaleString('en')}`],
       ]));
-      await ctx.client.request(Msg.DROP, { slot: BIG });
     }, 'Building the models…');
     card.controls.append(button('Compute', draw));
     draw();
