@@ -69,7 +69,8 @@ void TrainConfig::validate() const {
   TF_CHECK(optimizer == "adam" || optimizer == "adamw" || optimizer == "sgd", "unknown optimizer '",
            optimizer, "' (expected adam, adamw or sgd)");
   TF_CHECK(lr > 0 && lr < 10, "lr must be in (0, 10), got ", lr);
-  TF_CHECK(weight_decay >= 0 && momentum >= 0 && momentum < 1, "bad weight decay or momentum");
+  TF_CHECK(weight_decay >= 0 && weight_decay <= 10, "weight_decay must be in [0, 10], got ", weight_decay);
+  TF_CHECK(momentum >= 0 && momentum < 1, "momentum must be in [0, 1), got ", momentum);
   TF_CHECK(schedule == "constant" || schedule == "onecycle" || schedule == "cosine", "unknown schedule '",
            schedule, "' (expected constant, onecycle or cosine)");
   TF_CHECK(pct_start > 0 && pct_start < 1, "pct_start must be in (0, 1), got ", pct_start);

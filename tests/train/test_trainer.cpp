@@ -171,6 +171,9 @@ TEST_SUITE("trainer") {
     // The toy and sort tasks' vocabularies are fixed: a model of another size trained, then never saved.
     TrainConfig wide = TrainConfig::for_task("toy");
     wide.model.vocab = 98;
+    TrainConfig decay = TrainConfig::for_task("toy");  // a step's update would overflow every weight
+    decay.weight_decay = 7e20f;
+    CHECK_THROWS_WITH_AS(decay.validate(), doctest::Contains("weight_decay must be in [0, 10]"), Error);
     CHECK_THROWS_WITH_AS(wide.validate(),
                          doctest::Contains("the toy task has 14 words: the model's vocab must be 14, got 98"),
                          Error);
