@@ -54,11 +54,13 @@ echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 log=$work/newcomer.log
 : >"$log"
 bash -c "echo \$\$ >$cgroup/tasks; exec chroot $chroot_dir /bin/bash /root/newcomer.sh" >"$log" 2>&1 &
-trap 'xargs -r kill <"$cgroup/tasks" 2>/dev/null; unmount' EXIT  # everything npm start left running in the chroot
+newcomer=$!  # the same process from bash to npm start (each execs the next)
+# Everything npm start left running in the chroot is ended before the mounts go.
+trap 'xargs -r kill -9 <"$cgroup/tasks" 2>/dev/null; while [[ -s $cgroup/tasks ]]; do sleep 1; done; unmount' EXIT
 trap 'exit 1' INT TERM
 seen=0
 until grep -q "Tinyformer lab:" "$log"; do
-  [[ -s $cgroup/tasks ]] || { tail -20 "$log"; echo "fresh-start: npm start ended" >&2; exit 1; }
+  kill -0 $newcomer 2>/dev/null || { tail -20 "$log"; echo "fresh-start: npm start ended" >&2; exit 1; }
   while (($(grep -c "^===" "$log") > seen)); do
     seen=$((seen + 1))
     say "$(grep "^===" "$log" | sed -n "${seen}p" | cut -c5-)"
