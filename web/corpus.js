@@ -4,6 +4,7 @@
 // stories or a local file. `?corpus=URL` replaces the address (tests point it at a local server).
 import { Msg } from './protocol.js';
 import { store } from './store.js';
+import { notText } from './text-check.js';
 
 export const DEFAULT_CORPUS_URL =
   'https://huggingface.co/datasets/roneneldan/TinyStories/resolve/main/TinyStoriesV2-GPT4-valid.txt';
@@ -92,7 +93,7 @@ export class Corpus extends EventTarget {
     for (const key of [choice, `url:${this.url}`]) {
       const cached = key && (await store.get('corpora', key));
       if (cached) {
-        await this.use(cached.text, key, cached.label, true);
+        await this.use(cached.text, key, cached.label, { fromCache: true, size: cached.size });
         return true;
       }
     }
@@ -121,21 +122,26 @@ export class Corpus extends EventTarget {
     await this.use(text, 'builtin', 'built-in stories (made by the module, no download)');
   }
 
+  // A file is read up to the course's 4 MB and refused, with what was seen, when it is not text; the size
+  // shown is the file's own.
   async useFile(file) {
     if (!file) return;
     ++this.ticket;
-    const text = new TextDecoder('utf-8').decode(await file.slice(0, CORPUS_BYTES).arrayBuffer());
+    const bytes = new Uint8Array(await file.slice(0, CORPUS_BYTES).arrayBuffer());
+    const refusal = notText(file.name, bytes);
+    if (refusal) throw new Error(refusal);
+    const text = new TextDecoder('utf-8').decode(bytes);
     if (!/[a-z]/i.test(text)) throw new Error(`${file.name} holds no words`);
-    await this.use(text, `file:${file.name}`, `your file ${file.name}`);
+    await this.use(text, `file:${file.name}`, `your file ${file.name}`, { size: file.size });
   }
 
   // The worker trains on the text at once; keeping it for the next visit may fail (a full quota) without
-  // the text being lost: the state then says why in `notSaved`.
-  async use(text, key, label, fromCache = false) {
+  // the text being lost: the state then says why in `notSaved`. `size`: the bytes of the file it came from.
+  async use(text, key, label, { fromCache = false, size } = {}) {
     const info = await this.client.request(Msg.SET_CORPUS, { text, source: key });
     this.text = text;
-    const notSaved = await this.save(key, fromCache ? null : { text, label, savedAt: Date.now() });
-    this.setState({ status: 'ready', key, label, bytes: info.bytes, fromCache, notSaved });
+    const notSaved = await this.save(key, fromCache ? null : { text, label, size, savedAt: Date.now() });
+    this.setState({ status: 'ready', key, label, bytes: info.bytes, size: size ?? info.bytes, fromCache, notSaved });
     this.resolveReady(this.state);
   }
 

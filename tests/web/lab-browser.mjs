@@ -158,15 +158,15 @@ export async function startTextServer(text, { chunks = 1, delayMs = 0 } = {}) {
 }
 
 // One browser test's setup and teardown: a text server when `corpus` text is given (with `textServer`'s
-// options), the lab server and a fresh browser (`launchOptions`); body({page, errors, lab, corpus, browser})
-// runs in a new page, and everything is closed after it, whatever happened.
+// options), the lab server and a fresh browser (`launchOptions`); body({page, errors, failedRequests, lab,
+// corpus, browser}) runs in a new page, and everything is closed after it, whatever happened.
 export async function withLab({ corpus, textServer = {}, launchOptions } = {}, body) {
   const text = corpus === undefined ? null : await startTextServer(corpus, textServer);
   const lab = await startLab();
   const browser = await launch(launchOptions);
   try {
-    const { page, errors } = await openPage(browser.context);
-    await body({ page, errors, lab, corpus: text, browser });
+    const { page, errors, failedRequests } = await openPage(browser.context);
+    await body({ page, errors, failedRequests, lab, corpus: text, browser });
   } finally {
     await browser.close();
     await lab.close();

@@ -1,8 +1,12 @@
 // The stories' text: the first 4 MB of TinyStories fetched with a progress bar and kept for the next visit;
 // when the download fails, a plain message and the two ways on (the module's built-in stories, a file).
 import { el, button, showError } from '../ui.js';
+import { CORPUS_BYTES } from '../corpus.js';
 
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+const size = (bytes) => (bytes < 1e6 ? `${Math.round(bytes / 1e3)} KB` : MB(bytes));
+// A file's own size, and how much of it is used when it is longer than the course's slice.
+const sizeNote = (s) => `${size(s.size)}${s.size > CORPUS_BYTES ? ` (the first ${MB(CORPUS_BYTES)} used)` : ''}`;
 
 function dropZone(onFile) {
   const picker = el('input', { type: 'file', accept: '.txt,text/plain', hidden: true, 'aria-label': 'story text file' });
@@ -41,7 +45,7 @@ export default {
           el('progress', { max: s.expected, value: s.received, 'aria-label': 'download progress' }),
           el('span', { class: 'story-meta' }, ` ${MB(s.received)} of ${MB(s.expected)}`));
       } else if (s.status === 'ready') {
-        card.output.replaceChildren(el('p', { class: 'ok' }, `Using ${s.label}: ${MB(s.bytes)}${s.fromCache ? ' (kept from an earlier visit, not downloaded again)' : ''}.`),
+        card.output.replaceChildren(el('p', { class: 'ok' }, `Using ${s.label}: ${sizeNote(s)}${s.fromCache ? ' (kept from an earlier visit, not downloaded again)' : ''}.`),
           s.notSaved ? el('p', { class: 'notice error' }, s.notSaved) : '',
           el('div', { class: 'buttons' }, button('Download TinyStories again', () => corpus.fetch()),
             button('Use the built-in stories', builtin)), dropZone(fromFile));
