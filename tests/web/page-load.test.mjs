@@ -1,5 +1,6 @@
 // The lab loads in Chromium with no console errors, cross-origin isolated (threaded wasm build) and not
 // (single-threaded build), from web/ as it is and from the static build; every section draws its views.
+// The header says what to do first before anything technical.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
@@ -26,6 +27,9 @@ async function loads({ isolation, dir }) {
     const { page, errors } = await openPage(browser.context);
     await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
     const info = await waitForModule(page);
+    const header = await page.$$eval('header > *', (nodes) => nodes.map((n) => n.className || n.tagName));
+    assert.ok(header.indexOf('first-steps') >= 0 && header.indexOf('first-steps') < header.indexOf('module-status'), header.join(' '));
+    assert.match(await page.locator('.first-steps').textContent(), /^New here\? Start with A, the pieces, then train the toy language in\s+B;/);
     assert.equal(info.crossOriginIsolated, isolation);
     assert.equal(info.build, isolation ? 'threaded' : 'single-threaded', info.banner);
     assert.equal(info.module.threaded, isolation);
