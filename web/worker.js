@@ -320,14 +320,18 @@ async function callMethod({ slot, method, args = [] }) {
 }
 
 // Course A2: the token table's rows for a sentence (repeated words give repeated rows).
+// table[x] for one input ([T, dim]) or a batch of inputs of one length ([B, T, dim]).
 async function embeddingRows({ slot, input }) {
   const handle = await viewOf(slotOf(slot));
-  const ids = handle.encode(input);
+  const batch = Array.isArray(input);
+  const ids = (batch ? input : [input]).map((x) => handle.encode(x));
+  if (ids.some((x) => x.length !== ids[0].length)) throw new Error('every sentence of a batch must have the same number of tokens');
   const table = handle.parameter('embed.weight');
   const dim = table.shape[1];
-  const rows = new Float32Array(ids.length * dim);
-  ids.forEach((id, i) => rows.set(table.data.subarray(id * dim, (id + 1) * dim), i * dim));
-  return { tokens: handle.decode(ids), ids, rows: { data: rows, shape: [ids.length, dim] }, table: table.shape };
+  const rows = new Float32Array(ids.length * ids[0].length * dim);
+  ids.flat().forEach((id, i) => rows.set(table.data.subarray(id * dim, (id + 1) * dim), i * dim));
+  const shape = batch ? [ids.length, ids[0].length, dim] : [ids[0].length, dim];
+  return { tokens: handle.decode(ids.flat()), ids: ids.flat(), rows: { data: rows, shape }, table: table.shape };
 }
 
 function setCorpus({ text, source }) {

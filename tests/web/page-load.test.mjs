@@ -1,6 +1,6 @@
 // The lab loads in Chromium with no console errors, cross-origin isolated (threaded wasm build) and not
 // (single-threaded build), from web/ as it is and from the static build; every section draws its views.
-// The header says what to do first before anything technical.
+// The header says what to do first before anything technical; A2 computes a batch's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
@@ -35,6 +35,8 @@ async function loads({ isolation, dir }) {
     assert.equal(info.module.threaded, isolation);
     if (isolation) assert.ok(info.module.threads >= 2, `threads: ${info.module.threads}`);
     await visitEverySection(page);
+    assert.match(await page.locator('#exp-A2 .facts').textContent(),
+      /a batch x of 64 toy sentences of 4 tokenstable\[x\] is \[64, 4, 8\]; sentence 0's rows ✓ are its rows alone/);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -2,9 +2,13 @@
 // word that comes twice gets the same row twice. The table here belongs to a fresh toy MyTransformer.
 import { Msg } from '../protocol.js';
 import { heatmap } from '../heatmap.js';
-import { button, field, facts, grid } from '../ui.js';
+import { el, button, field, facts, grid, verdict } from '../ui.js';
+import { toyBatch } from '../toy-batch.js';
 
 const SLOT = 'a2-embedding';
+
+// Whether the batch's first sentence got `rows`, the rows that sentence gets alone.
+const firstRowsAre = (batch, rows) => rows.data.every((v, i) => v === batch.data[i]);
 
 // Groups of positions whose rows are identical.
 function repeatedRows(rows) {
@@ -29,6 +33,10 @@ export default {
         slot: SLOT, config: { task: 'toy', seed: seed.whole(), model: { dim: d, heads: 1 } },
       });
       const r = await ctx.client.request(Msg.EMBEDDING_ROWS, { slot: SLOT, input: sentence.input.value });
+      const sentences = toyBatch();
+      const b = await ctx.client.request(Msg.EMBEDDING_ROWS, { slot: SLOT, input: sentences });
+      const [B, T] = b.rows.shape;
+      const first = await ctx.client.request(Msg.EMBEDDING_ROWS, { slot: SLOT, input: sentences[0] });
       const groups = repeatedRows(r.rows);
       const dims = Array.from({ length: d }, (_, i) => `d${i}`);
       card.output.replaceChildren(grid(heatmap(r.rows, `table[x] for "${r.tokens.join(' ')}"`, {
@@ -36,7 +44,9 @@ export default {
       })), facts([
         ['table', `[${r.table.join(', ')}]: ${r.table[0]} tokens × d = ${r.table[1]}`],
         ['x', `[${r.ids.join(', ')}]`],
-        ['table[x]', `[${r.rows.shape.join(', ')}]; a batch of 64 sentences of 4 tokens gives [64, 4, ${d}]`],
+        ['table[x]', `[${r.rows.shape.join(', ')}]`],
+        [`a batch x of ${B} toy sentences of ${T} tokens`, el('span', {}, `table[x] is [${b.rows.shape.join(', ')}]; sentence 0's rows `,
+          verdict(firstRowsAre(b.rows, first.rows), 'are its rows alone', 'differ from its rows alone'))],
         ['identical rows', groups.length ? groups.map((g) => `${g.map((i) => `row ${i}`).join(' = ')} ("${r.tokens[g[0]]}")`).join('; ') : 'none: no word repeats'],
       ]));
     }, 'Looking up…');

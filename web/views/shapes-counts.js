@@ -3,13 +3,9 @@
 // MyTransformer(2002) by piece, and the largest piece.
 import { Msg } from '../protocol.js';
 import { el, button, facts, verdict, fmt } from '../ui.js';
+import { toyBatch } from '../toy-batch.js';
 
 const SMALL = 'b5-small';
-
-// 64 toy sentences: "the cat is alive" 80 %, "the box is empty" 20 % (a fixed pattern of draws).
-function batch() {
-  return Array.from({ length: 64 }, (_, i) => ((i * 37) % 10 < 8 ? 'the cat is alive' : 'the box is empty'));
-}
 
 function maxGap(a, b) {
   let gap = 0;
@@ -24,7 +20,7 @@ export default {
   mount(card, ctx) {
     const draw = () => card.busy(async () => {
       await ctx.client.request(Msg.CREATE_RUN, { slot: SMALL, config: { task: 'toy', model: { dim: 32, heads: 2, layers: 2 } } });
-      const sentences = batch();
+      const sentences = toyBatch();
       const all = await ctx.client.call(SMALL, 'logits', sentences);
       const alone = await ctx.client.call(SMALL, 'logits', sentences[0]);
       const other = await ctx.client.call(SMALL, 'logits', [sentences[0], ...sentences.slice(1).reverse()]);
