@@ -1,6 +1,6 @@
-// The lab loads in Chromium with no console errors, cross-origin isolated (threaded wasm build) and not
-// (single-threaded build), from web/ as it is and from the static build; every section draws its views.
-// The header says what to do first before anything technical; A2 computes a batch's shape.
+// The lab loads in Chromium with no console errors and no failed request, cross-origin isolated (threaded
+// wasm build) and not (single-threaded build), from web/ as it is and from the static build; every section
+// draws its views. The header says what to do first before anything technical; A2 computes a batch's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
@@ -24,7 +24,7 @@ async function loads({ isolation, dir }) {
   const lab = await startLab({ isolation, dir });
   const browser = await launch();
   try {
-    const { page, errors } = await openPage(browser.context);
+    const { page, errors, failedRequests } = await openPage(browser.context);
     await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
     const info = await waitForModule(page);
     const header = await page.$$eval('header > *', (nodes) => nodes.map((n) => n.className || n.tagName));
@@ -38,6 +38,7 @@ async function loads({ isolation, dir }) {
     assert.match(await page.locator('#exp-A2 .facts').textContent(),
       /a batch x of 64 toy sentences of 4 tokenstable\[x\] is \[64, 4, 8\]; sentence 0's rows ✓ are its rows alone/);
     assert.deepEqual(errors, []);
+    assert.deepEqual(failedRequests, []);
   } finally {
     await browser.close();
     await lab.close();
