@@ -1,7 +1,7 @@
-// tinyformer info: what a checkpoint holds — its config, training step, metadata and a table of its
-// parameters with their shapes, grouped into the pieces the course counts (embeddings, attention, FFN,
-// LayerNorm, output). The table is for people (control characters from the file escaped); the last line,
-// or with --json the only line, is one JSON object.
+// tinyformer info: what a checkpoint holds — its config, training step, the length of its loss history,
+// metadata and a table of its parameters with their shapes, grouped into the pieces the course counts
+// (embeddings, attention, FFN, LayerNorm, output). The table is for people (control characters from the file
+// escaped); the last line, or with --json the only line, is one JSON object.
 #include <cstdio>
 #include <map>
 
@@ -18,9 +18,10 @@ namespace {
 // The table a person reads. Every string from the file goes through printable(): it may hold escapes.
 void print_table(const std::string& path, const SavedRun& run, const nlohmann::json& table) {
   std::printf("%s\n", printable(path).c_str());
-  std::printf("  task    %s%s\n  config  %s\n  step    %lld\n  vocab   %zu tokens\n",
+  std::printf("  task    %s%s\n  config  %s\n  step    %lld\n  losses  %zu steps\n  vocab   %zu tokens\n",
               task_name(run.task).c_str(), run.resumable() ? " (resumable)" : " (weights only)",
-              run.model.to_json().c_str(), static_cast<long long>(run.step()), run.vocab().size());
+              run.model.to_json().c_str(), static_cast<long long>(run.step()), run.file.losses.size(),
+              run.vocab().size());
   for (const auto& [k, v] : run.file.metadata)
     std::printf("  %-24s %s\n", printable(k).c_str(), printable(v).c_str());
   std::printf("\n  %-44s %-16s %12s\n", "parameter", "shape", "count");
@@ -47,6 +48,7 @@ int info_command(const Args& a) {
   print_json_line({{"config", d["config"]},
                    {"task", d["task"]},
                    {"step", run.step()},
+                   {"loss_history_steps", run.file.losses.size()},  // the curve the page draws
                    {"parameters", d["parameters"]},
                    {"groups", groups},
                    {"metadata", run.file.metadata},

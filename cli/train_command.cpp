@@ -1,7 +1,8 @@
-// tinyformer train: builds (or resumes) a run, steps it with a progress bar, logs one JSON line per step,
-// validates and checkpoints every N steps, and ends with one JSON line of final figures (with --profile, the
-// profile too, and its table on stderr). Ctrl-C or SIGTERM stops it between steps, saves to --save and
-// exits with 130.
+// tinyformer train: opens a run as a Session (fresh, from --init-from's weights, or resumed), steps it with
+// a progress bar, logs one JSON line per step, validates and checkpoints every N steps, and ends with one
+// JSON line of final figures (with --profile, the profile too, and its table on stderr). Ctrl-C or SIGTERM
+// stops it between steps, saves to --save and exits with 130. The session refuses a checkpoint right after
+// a skipped step: the file then keeps the last state that trained, and the exit status is 1.
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -47,50 +48,57 @@ TrainConfig config_from(const Args& a) {
   return c;
 }
 
-std::shared_ptr<const StoryData> story_data(const Args& a, TrainConfig& c) {
+// The story text of --data and --valid, with --top-words for a fresh run's vocabulary.
+CorpusText corpus_text(const Args& a, std::string& description) {
   StoryText text = load_story_text(a);
-  int64_t top = a.integer("top-words");
-  auto data = std::make_shared<const StoryData>(StoryData::from_text(text.train, text.valid, top));
-  c.model.vocab = data->vocab.size();
-  std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n",
-               text.description.c_str(), static_cast<long long>(data->train.size()),
-               static_cast<long long>(data->valid.size()), static_cast<long long>(data->vocab.size()));
-  return data;
+  description = text.description;
+  return {std::move(text.train), std::move(text.valid), a.integer("top-words")};
 }
 
-std::unique_ptr<Trainer> make_trainer(const Args& a, Device device) {
-  if (a.has("resume")) {
-    SavedRun run = load_saved_run(a.str("resume"));
-    std::optional<TaskKind> expected;
-    if (a.has("task")) expected = parse_task(a.str("task"));
-    auto trainer = resume_run(run, story_data_for(run, a), device, expected);
-    std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(),
-                 static_cast<long long>(run.step()));
-    return trainer;
-  }
+std::unique_ptr<Session> resume_session(const Args& a, Device device) {
+  SavedRun run = load_saved_run(a.str("resume"));
+  std::optional<TaskKind> expected;
+  if (a.has("task")) expected = parse_task(a.str("task"));
+  std::string description;
+  std::optional<CorpusText> text;
+  if (run.task == TaskKind::Stories) text = corpus_text(a, description);
+  auto session = Session::resume(run, text ? &*text : nullptr, device, expected);
+  std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(),
+               static_cast<long long>(run.step()));
+  return session;
+}
+
+// The run --resume names, or a fresh one from the options (its options checked before any text is read).
+std::unique_ptr<Session> open_session(const Args& a, Device device) {
+  if (a.has("resume")) return resume_session(a, device);
   TrainConfig c = checking_options([&] { return config_from(a); });
-  std::shared_ptr<const StoryData> data = c.task == TaskKind::Stories ? story_data(a, c) : nullptr;
-  checking_options([&] { c.validate(); });
-  auto trainer = std::make_unique<Trainer>(c, make_task(c, data), device);
+  checking_options([&] { c.validate(); });  // a story run's vocabulary comes from its text: checked again
+  std::string description;
+  std::optional<CorpusText> text;
+  if (c.task == TaskKind::Stories) text = corpus_text(a, description);
+  auto session = Session::create(c, text ? &*text : nullptr, device);
+  if (const StoryData* d = session->story_data())
+    std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n",
+                 description.c_str(), static_cast<long long>(d->train.size()),
+                 static_cast<long long>(d->valid.size()), static_cast<long long>(d->vocab.size()));
   if (a.has("init-from")) {
-    trainer->load_weights(load_saved_run(a.str("init-from")).file);
+    session->init_from(load_saved_run(a.str("init-from")));
     std::fprintf(stderr, "weights from %s\n", a.str("init-from").c_str());
   }
-  return trainer;
+  return session;
 }
 
-void save(const Trainer& t, const std::string& path) { save_checkpoint(path, t.checkpoint()); }
-
-// A diverged run's parameters can be finite and still useless (every later loss NaN): no checkpoint is
-// written right after a skipped step, so the file keeps the last one that trained.
-bool save_unless_skipped(const Trainer& t, const StepStats& last, const std::string& path) {
-  if (!last.skipped) {
-    save(t, path);
+// Writes the run to `path` unless the session refuses (right after a skipped step, or with numbers that are
+// not finite: the file keeps the last state that trained), which is said on stderr.
+bool save(const Session& s, const std::string& path) {
+  try {
+    save_checkpoint(path, s.checkpoint());
     return true;
+  } catch (const CheckpointRefused& e) {
+    std::fprintf(stderr, "not saving %s at step %lld: %s\n", path.c_str(),
+                 static_cast<long long>(s.steps_done()), e.what());
+    return false;
   }
-  std::fprintf(stderr, "not saving %s at step %lld: that step's loss or gradient norm was not finite\n",
-               path.c_str(), static_cast<long long>(last.step));
-  return false;
 }
 
 // The loop's running figures: the final JSON line reports them.
@@ -116,9 +124,9 @@ auto unprofiled(F f) {
 }
 
 // One step: its log line, validation and checkpoint when due, and the progress display.
-StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
+StepStats step_once(Session& session, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
   int64_t eval_every = a.integer("eval-every"), ckpt_every = a.integer("checkpoint-every");
-  StepStats s = trainer.step();
+  StepStats s = session.step(1).front();
   t.seconds += s.seconds;
   t.tokens += s.tokens;
   t.flops += s.flops;
@@ -129,10 +137,10 @@ StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar&
       {"lr", s.lr},           {"grad_norm", s.grad_norm},
       {"skipped", s.skipped}, {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
   if (eval_every > 0 && s.step % eval_every == 0)
-    if (std::optional<float> valid = unprofiled([&] { return trainer.validation_loss(); }))
+    if (std::optional<float> valid = unprofiled([&] { return session.validation_loss(); }))
       line["validation_loss"] = *valid;
   if (log) log->write(line);
-  if (ckpt_every > 0 && s.step % ckpt_every == 0) save_unless_skipped(trainer, s, a.str("save"));
+  if (ckpt_every > 0 && s.step % ckpt_every == 0) save(session, a.str("save"));
   char status[128];
   int n = std::snprintf(status, sizeof status, "loss %.4f (avg %.4f)", s.loss, t.mean_loss());
   if (s.skipped_steps > 0 && n > 0 && static_cast<size_t>(n) < sizeof status)
@@ -142,25 +150,25 @@ StepStats step_once(Trainer& trainer, const Args& a, JsonlLog* log, ProgressBar&
   return s;
 }
 
-nlohmann::json final_figures(const Trainer& trainer, const Args& a, const Totals& t, bool saved) {
-  const TrainConfig& c = trainer.config();
+nlohmann::json final_figures(const Session& session, const Args& a, const Totals& t, bool saved) {
+  TrainConfig c = session.train_config();
   nlohmann::json result = {
       {"task", task_name(c.task)},
       {"model", kind_name(c.model.kind)},
       {"causal", c.model.causal},
       {"rotary", c.model.rotary},
-      {"steps", trainer.steps_done()},
-      {"skipped_steps", trainer.skipped_steps()},
-      {"parameters", trainer.model().module().parameter_count()},
+      {"steps", session.steps_done()},
+      {"skipped_steps", session.skipped_steps()},
+      {"parameters", session.model().module().parameter_count()},
       {"seconds", t.seconds},
       {"tokens_per_s", t.seconds > 0 ? t.tokens / t.seconds : 0.0},
       {"gflops_per_s", t.seconds > 0 ? static_cast<double>(t.flops) / t.seconds * 1e-9 : 0.0}};
   if (!t.last.empty()) result["final_loss"] = t.mean_loss();
   if (a.flag("profile")) result["profile"] = profile_json(profiler::read());
-  std::optional<float> v = trainer.validation_loss();
+  std::optional<float> v = session.validation_loss();
   if (v || c.task == TaskKind::Stories)
     result["validation_loss"] = v ? nlohmann::json(*v) : nullptr;  // null: too little held-out text
-  if (!a.flag("no-eval")) result["evaluation"] = trainer.evaluate(123);
+  if (!a.flag("no-eval")) result["evaluation"] = session.evaluate(123);
   if (saved) result["checkpoint"] = a.str("save");
   return result;
 }
@@ -216,42 +224,43 @@ int train_command(const Args& a) {
   if (a.has("save")) check_writable(a.str("save"));  // before training, not after it
   apply_threads(a);
   Device device = device_option(a);
-  std::unique_ptr<Trainer> trainer = make_trainer(a, device);
-  const TrainConfig& c = trainer->config();
-  int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps, first = trainer->steps_done();
+  std::unique_ptr<Session> session = open_session(a, device);
+  TrainConfig c = session->train_config();
+  int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps, first = session->steps_done();
   TF_CHECK(total > first || !a.has("resume"), "the run in ", a.str("resume"), " is at step ", first,
            " already: --steps ", total, " (the new total) leaves nothing to train; give more than ", first);
   std::unique_ptr<JsonlLog> log = a.has("log") ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
   std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
-               static_cast<long long>(trainer->model().module().parameter_count()),
+               static_cast<long long>(session->model().module().parameter_count()),
                device_name(device).c_str(), task_name(c.task).c_str());
 
   if (a.flag("profile")) profiler::start();
   ProgressBar bar("train", total);
   Totals totals;
-  StepStats last;
   bool saved = false;
   {
     InterruptGuard interrupt;  // Ctrl-C: finish the step, save, exit 130
-    while (trainer->steps_done() < total && !interrupt.interrupted())
-      last = step_once(*trainer, a, log.get(), bar, totals);
+    while (session->steps_done() < total && !interrupt.interrupted())
+      step_once(*session, a, log.get(), bar, totals);
     if (interrupt.interrupted()) {
-      if (a.has("save")) save_unless_skipped(*trainer, last, a.str("save"));
+      saved = a.has("save") && save(*session, a.str("save"));
       std::fprintf(stderr, "\n%s at step %lld: %s\n", interrupt.signal_name(),
-                   static_cast<long long>(trainer->steps_done()),
-                   a.has("save") ? ("saved " + a.str("save")).c_str() : "nothing saved (no --save)");
+                   static_cast<long long>(session->steps_done()),
+                   saved           ? ("saved " + a.str("save")).c_str()
+                   : a.has("save") ? "nothing saved"
+                                   : "nothing saved (no --save)");
       return kInterruptedExit;
     }
     bar.finish();
-    saved = a.has("save") && save_unless_skipped(*trainer, last, a.str("save"));
+    saved = a.has("save") && save(*session, a.str("save"));
   }
   if (a.flag("profile")) {
     profiler::stop();
     std::fprintf(stderr, "where the time goes, per step:\n%s", profile_table(profiler::read()).c_str());
   }
-  print_json_line(final_figures(*trainer, a, totals, saved));
-  int64_t ran = trainer->steps_done() - first;
-  if (ran > 0 && trainer->skipped_steps() == ran) {
+  print_json_line(final_figures(*session, a, totals, saved));
+  int64_t ran = session->steps_done() - first;
+  if (ran > 0 && session->skipped_steps() == ran) {
     std::fprintf(stderr,
                  "every one of the %lld steps was skipped (loss or gradient norm not finite): the run "
                  "diverged and nothing was trained\n",

@@ -34,7 +34,7 @@ class Handle {
     return guarded([&] { return nlohmann::json(s_->codec("showing words").decode(int_vector(ids))).dump(); });
   }
   val step(int n) {
-    return guarded([&] { return step_totals_value(s_->step(n)); });
+    return guarded([&] { return step_totals_value(step_totals(s_->step(n))); });
   }
   // Chunks: start_chunk queues n steps and says where their step log lies; finish_chunk takes the log's
   // numbers as the wrapper read them and returns {steps: each step's stats, totals: their totals}.
@@ -75,12 +75,12 @@ class Handle {
   }
   val validation_loss() const {
     return guarded([&] {
-      std::optional<float> v = s_->trainer("validation").validation_loss();
+      std::optional<float> v = s_->validation_loss();
       return v ? val(*v) : val::null();
     });
   }
   std::string evaluate(double seed) const {
-    return guarded([&] { return s_->trainer("evaluation").evaluate(static_cast<uint64_t>(seed)).dump(); });
+    return guarded([&] { return s_->evaluate(static_cast<uint64_t>(seed)).dump(); });
   }
   void copy_weights_from(const Handle& other) {
     guarded([&] { s_->copy_weights_from(*other.s_); });

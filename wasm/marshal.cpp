@@ -9,28 +9,39 @@ namespace tf::marshal {
 
 namespace {
 
-std::optional<std::string> pending;
+// What a JS caller sees of a C++ exception: its message, and a kind for the errors a caller acts on
+// (refusal_name of a CheckpointRefused: "skipped-step", "not-finite"; null for the rest).
+struct JsError {
+  std::string message;
+  const char* kind = nullptr;
+};
+std::optional<JsError> pending;
 
-std::string current_exception_message() {
+JsError current_js_error() {
   try {
     throw;
   } catch (const std::bad_alloc&) {
-    return "out of memory: the browser's wasm memory cannot hold this; try a smaller model or batch";
+    return {"out of memory: the browser's wasm memory cannot hold this; try a smaller model or batch"};
   } catch (const std::length_error&) {  // a std::vector longer than a 32-bit address space allows
-    return "out of memory: an array this large does not fit in wasm memory; try a smaller model or batch";
+    return {"out of memory: an array this large does not fit in wasm memory; try a smaller model or batch"};
+  } catch (const CheckpointRefused& e) {
+    return {e.what(), refusal_name(e.reason)};
   } catch (const std::exception& e) {
-    return e.what();
+    return {e.what()};
   } catch (...) {
-    return "unknown C++ exception";
+    return {"unknown C++ exception"};
   }
 }
 
 }  // namespace
 
-void keep_current_exception() { pending = current_exception_message(); }
+void keep_current_exception() { pending = current_js_error(); }
 
 val take_error() {
-  val error = pending ? val(*pending) : val::null();
+  if (!pending) return val::null();
+  val error = val::object();
+  error.set("message", pending->message);
+  error.set("kind", pending->kind ? val(pending->kind) : val::null());
   pending.reset();
   return error;
 }

@@ -17,8 +17,9 @@ namespace tf::marshal {
 
 using emscripten::val;
 
-// The message a JS caller sees for the exception being handled (call inside a catch block only), kept as
-// the pending error; take_error() returns it (null when none) and clears it.
+// What a JS caller sees of the exception being handled (call inside a catch block only), kept as the pending
+// error; take_error() returns it as {message, kind} (null when none) and clears it. kind names the errors a
+// caller acts on: a refused checkpoint's reason ("skipped-step", "not-finite"), else null.
 void keep_current_exception();
 val take_error();
 

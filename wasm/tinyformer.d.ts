@@ -53,9 +53,13 @@ export function loadTinyformer(options?: LoadOptions): Promise<Tinyformer>;
 // runs on the device (createRun / loadRun), trains them with Run.trainChunk and reads them asynchronously.
 export const features: { readonly webgpuTraining: boolean };
 
-// A C++ tf::Error (or other C++ exception) crossing into JS: `message` is the C++ what().
+// A C++ tf::Error (or other C++ exception) crossing into JS: `message` is the C++ what(). `kind` names what a
+// caller may act on: a checkpoint refused because the run diverged ('skipped-step': its last step was skipped,
+// its loss or gradient norm not finite; 'not-finite': NaN or infinity in its numbers), else null.
+export type TinyformerErrorKind = 'skipped-step' | 'not-finite';
 export class TinyformerError extends Error {
   name: 'TinyformerError';
+  kind: TinyformerErrorKind | null;
 }
 
 // ---------------------------------------------------------------- plain data
@@ -317,7 +321,8 @@ export interface Model {
   snapshotTo<T extends Model>(target: T): Promise<T>;
   // A safetensors checkpoint (weights, config, vocabulary, task, the loss history; a Run adds optimizer
   // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from. Throws for a
-  // model on WebGPU, which is read asynchronously: readCheckpoint().
+  // model on WebGPU, which is read asynchronously: readCheckpoint(). A run that diverged is refused with a
+  // TinyformerError of kind 'skipped-step' (right after a skipped step) or 'not-finite'.
   checkpoint(): Uint8Array;
   // The same bytes on every device, the weights and optimizer moments read asynchronously.
   readCheckpoint(): Promise<Uint8Array>;

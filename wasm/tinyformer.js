@@ -8,10 +8,13 @@
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
+// kind: what a caller may act on, or null. A refused checkpoint (the run diverged; its last good save is the
+// one to keep): 'skipped-step' (its last step was skipped) or 'not-finite' (NaN or infinity in its numbers).
 export class TinyformerError extends Error {
-  constructor(message) {
+  constructor(message, kind = null) {
     super(message);
     this.name = 'TinyformerError';
+    this.kind = kind;
   }
 }
 
@@ -20,7 +23,7 @@ export class TinyformerError extends Error {
 function guard(wasm, fn) {
   const result = fn();
   const error = wasm.takeError();
-  if (error !== null) throw new TinyformerError(error);
+  if (error !== null) throw new TinyformerError(error.message, error.kind);
   return result;
 }
 

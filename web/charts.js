@@ -162,6 +162,7 @@ export class LossChart {
       series.push({ label: `${name} (each step)`, values: pad(r.losses), colour: `${r.colour}40`, width: 1 });
       series.push({ label: name, values: pad(windowAverage(r.losses, this.window)), colour: r.colour, width: 2 });
     }
+    this.container.dataset.steps = String(length);  // the longest curve drawn (tests read it)
     const key = series.map((s) => s.label).join('|');
     if (this.chart && this.key === key) {
       this.chart.setData([x, ...series.map((s) => s.values)]);

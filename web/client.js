@@ -51,7 +51,7 @@ export class LabClient extends EventTarget {
     }
     this.pending.delete(message.id);
     if (message.ok) entry.resolve(message.result);
-    else entry.reject(new Error(message.error));
+    else entry.reject(Object.assign(new Error(message.error), message.kind ? { kind: message.kind } : {}));
   }
 
   // While requests wait, a silent worker is pinged; one silent for unresponsiveMs is replaced.

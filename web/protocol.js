@@ -54,14 +54,15 @@ export const FIGURES = Object.freeze([
   'residualStream',
 ]);
 
-// A reply: ok with a result, or not ok with an error message (never both).
+// A reply: ok with a result, or not ok with an error message (never both) and, for an error a page acts on
+// (TinyformerError.kind: a refused checkpoint), its kind.
 export function reply(type, id, result) {
   return { type, id, ok: true, result };
 }
 
 export function failure(type, id, error) {
   const message = error && error.message ? error.message : String(error);
-  return { type, id, ok: false, error: message };
+  return { type, id, ok: false, error: message, ...(error && error.kind ? { kind: error.kind } : {}) };
 }
 
 // Every ArrayBuffer inside a result, so postMessage can move instead of copy (Float32Array results of

@@ -1,17 +1,17 @@
 // One training run on the page: its settings (kept in the URL), start / pause / resume / stop, live step,
 // loss, tokens/s, GFLOP/s and threads, a progress bar, the loss curve on a shared LossChart, automatic
-// checkpoints in IndexedDB (restored on reload or after a worker restart: the run resumes where it was;
-// a run with non-finite numbers is never saved, and the last good one is offered instead), download / upload
+// checkpoints in IndexedDB (restored on reload or after a worker restart: the run resumes where it was; a
+// run the core refuses to save, having diverged, is reported with the last good save offered), download / upload
 // of .safetensors checkpoints with their loss history (one trained by the CLI on a GPU is used at once: its
 // settings show in the fields; before any story text is chosen it loads as weights only, its vocabulary
 // being in the file) and the loss log as JSON Lines with the CLI's --log fields. The worker does the work.
 import { Msg } from './protocol.js';
-import { firstNonFinite } from './safetensors.js';
 import { store } from './store.js';
 import { readSetting, writeSetting } from './url-state.js';
 import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
 
 const AUTOSAVE_MS = 15_000;
+const REFUSALS = ['skipped-step', 'not-finite'];  // TinyformerError kinds: the core refused a diverged run
 
 // Settings the panel can show: label, where the value lives in a TrainConfig, input kind.
 const FIELDS = {
@@ -43,7 +43,7 @@ export class TrainingPanel {
     this.log = new Map();  // step -> {lr, tokens_per_s} of the chunk it was in (steps trained in this tab)
     this.lastSave = 0;
     this.savedStep = null;  // the step of the run as last saved, null when nothing of it is saved
-    this.poison = null;     // {step, why} once the run in memory diverged: it is then never saved
+    this.poison = null;     // {step, why} while the core refuses to save the run in memory (it diverged)
     this.node = el('div', { class: 'trainer', dataset: { slot: options.slot } });
     ctx.models.addEventListener('worker-restart', (event) => this.afterRestart(event.detail.resume.includes(options.slot)));
     ctx.storage.addEventListener('forget', () => this.markSaved(null));
@@ -216,7 +216,6 @@ export class TrainingPanel {
       this.stepsDone = result.step ?? this.stepsDone;
       this.setState(result.state === 'finished' ? 'done' : result.state);
     } catch (error) {
-      if (/not finite|diverged/i.test(error.message)) this.poison = { step: this.stepsDone, why: error.message };
       this.setState('paused');
       throw error;
     } finally {
@@ -252,23 +251,23 @@ export class TrainingPanel {
     await this.guard(() => this.ctx.client.request(Msg.STOP, { slot: this.o.slot }));
   }
 
-  // Saves the run (checkpoint bytes and loss history) so a reload resumes it; never one whose numbers are
-  // not finite (that is reported with a way back to the last good save). A failed save (a full quota) is
-  // said in the panel and the storage line; the run in memory goes on.
+  // Saves the run (checkpoint bytes and loss history) so a reload resumes it. The core refuses a run that
+  // diverged (right after a skipped step, or with NaN or infinity in it): that is reported with a way back
+  // to the last good save. A failed save (a full quota) is said in the panel and the storage line; the run
+  // in memory goes on.
   async store() {
     this.lastSave = performance.now();
     await this.guard(async () => {
-      if (this.poison) {
+      let bytes, step;
+      try {
+        ({ bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot }));
+      } catch (error) {
+        if (!REFUSALS.includes(error.kind)) throw error;
+        this.poison = { step: this.stepsDone ?? 0, why: error.message };
         await this.diverged();
         return;
       }
-      const { bytes, step } = await this.ctx.client.request(Msg.CHECKPOINT, { slot: this.o.slot });
-      const tensor = firstNonFinite(bytes);
-      if (tensor) {
-        this.poison = { step, why: `${tensor} holds NaN or infinity` };
-        await this.diverged();
-        return;
-      }
+      this.clearPoison();
       try {
         await store.put('runs', this.o.slot, {
           bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),

@@ -238,7 +238,7 @@ function loadRun({ slot, bytes, weightsOnly = false }) {
 }
 
 // Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
-// The run refuses weights whose vocabulary differs from its own (Trainer::load_weights checks). Weights on
+// The run refuses weights whose vocabulary differs from its own (Session::load_weights checks). Weights on
 // WebGPU are read asynchronously (snapshotTo).
 async function loadWeights({ slot, from }) {
   const source = slotOf(from);

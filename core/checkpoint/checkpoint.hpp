@@ -17,6 +17,7 @@
 #include "nn/module.hpp"
 #include "optim/optimizer_state.hpp"
 #include "tensor/tensor.hpp"
+#include "util/error.hpp"
 
 namespace tf {
 
@@ -33,6 +34,22 @@ constexpr const char* kLosses = "tinyformer.losses";  // JSON array, a loss per 
 }  // namespace checkpoint_keys
 
 constexpr const char* kCheckpointFormat = "1";
+
+// Why a run's checkpoint was not written: the run diverged. Each front end says it its own way (the CLI's
+// message and exit status, the JS API's TinyformerError.kind, the page's way back to the last good save).
+enum class Refusal {
+  SkippedStep,  // the run's last step was skipped: its loss or gradient norm was not finite (run/session)
+  NotFinite,    // a parameter or optimizer state holds NaN or infinity (checkpoint/finite_check)
+};
+inline const char* refusal_name(Refusal r) {
+  return r == Refusal::SkippedStep ? "skipped-step" : "not-finite";
+}
+
+class CheckpointRefused : public Error {
+ public:
+  CheckpointRefused(Refusal why, const std::string& message) : Error(message), reason(why) {}
+  Refusal reason;
+};
 constexpr const char* kOptimizerPrefix = "optim.";
 
 struct Checkpoint {
@@ -48,7 +65,8 @@ struct Checkpoint {
   OptimizerState optimizer_state;  // stored as "optim." + name: counts as I64 [1], slots as F32
 };
 
-// Refuses (tf::Error) a checkpoint whose parameters or optimizer state hold NaN or infinity.
+// Refuses (CheckpointRefused, NotFinite) a checkpoint whose parameters or optimizer state hold NaN or
+// infinity.
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
 // Tensors come back on the CPU. Throws tf::Error for a corrupt file, an unknown format, a bad config or a
 // vocabulary whose length is not the config's vocab. Files from before the optimizer's names lost their

@@ -10,8 +10,10 @@ namespace {
 void check_all(const std::vector<std::pair<std::string, Tensor>>& tensors, const char* kind,
                const std::string& context) {
   for (const auto& [name, t] : tensors)
-    TF_CHECK(!t.defined() || all_finite(t), context, ": ", kind, " '", name,
-             "' holds NaN or infinity (the run that made it diverged)");
+    if (t.defined() && !all_finite(t))
+      throw CheckpointRefused(
+          Refusal::NotFinite,
+          context + ": " + kind + " '" + name + "' holds NaN or infinity (the run that made it diverged)");
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 namespace tf {
 
-// Throws tf::Error "<context>: parameter 'name' holds NaN or infinity ..." for the first tensor (parameter
-// or optimizer state) that holds a non-finite value.
+// Throws CheckpointRefused (NotFinite) "<context>: parameter 'name' holds NaN or infinity ..." for the first
+// tensor (parameter or optimizer state) that holds a non-finite value.
 void check_checkpoint_finite(const Checkpoint& ck, const std::string& context);
 
 }  // namespace tf

@@ -107,17 +107,6 @@ std::unique_ptr<Task> task_for(const SavedRun& run, std::shared_ptr<const StoryD
   return make_task(task_config(run), std::move(data));
 }
 
-std::unique_ptr<Trainer> resume_run(const SavedRun& run, std::shared_ptr<const StoryData> data, Device device,
-                                    std::optional<TaskKind> expected) {
-  TF_CHECK(!expected || *expected == run.task, "this checkpoint is a ", task_name(run.task),
-           " run; it cannot be resumed as a ", task_name(*expected), " run");
-  TF_CHECK(run.train,
-           "this checkpoint holds weights only, not a training run: start a new run from it "
-           "(initialise from it) instead of resuming");
-  TF_CHECK(!run.file.optimizer_state.empty(), "this checkpoint has no optimizer state to resume from");
-  return Trainer::resume(*run.train, run.file, make_task(*run.train, std::move(data)), device);
-}
-
 Checkpoint weights_checkpoint(const Model& model, const std::vector<std::string>& vocab, TaskKind task) {
   Checkpoint ck;
   ck.config_json = model.config().to_json();

@@ -1,8 +1,8 @@
 // A checkpoint read as what it holds: the model's config, the run's training config and task (absent in a
 // weights-only file), its step and vocabulary, checked to agree with each other and with the tensors
-// before anything is built from them. Every front end (CLI commands, the Embind layer) describes, opens,
-// resumes and saves runs through these calls, so the file's metadata keys are spelled in core/checkpoint
-// alone.
+// before anything is built from them. Every front end (CLI commands, the Embind layer) describes and opens
+// files through these calls and resumes runs through a Session (session.hpp) built on them, so the file's
+// metadata keys are spelled in core/checkpoint alone.
 #pragma once
 #include <memory>
 #include <optional>
@@ -12,7 +12,7 @@
 
 #include "checkpoint/checkpoint.hpp"
 #include "nn/model.hpp"
-#include "train/trainer.hpp"
+#include "train/task.hpp"
 
 namespace tf {
 
@@ -51,10 +51,6 @@ std::shared_ptr<const StoryData> story_data_for(const SavedRun& run, const std::
 // when the file is weights only; and its task with those settings.
 TrainConfig task_config(const SavedRun& run);
 std::unique_ptr<Task> task_for(const SavedRun& run, std::shared_ptr<const StoryData> data);
-// Continues the run. `expected` (a front end's --task) must match the file's task when given.
-std::unique_ptr<Trainer> resume_run(const SavedRun& run, std::shared_ptr<const StoryData> data,
-                                    Device device = Device::CPU,
-                                    std::optional<TaskKind> expected = std::nullopt);
 
 // A weights-only checkpoint of a model (what the page saves for a model it only views).
 Checkpoint weights_checkpoint(const Model& model, const std::vector<std::string>& vocab, TaskKind task);

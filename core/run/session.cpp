@@ -32,17 +32,29 @@ std::unique_ptr<Session> Session::create(TrainConfig config, const CorpusText* t
   config.validate();
   auto trainer = std::make_unique<Trainer>(config, make_task(config, data), device);
   std::vector<std::string> vocab = trainer->task().vocabulary();
-  return std::unique_ptr<Session>(new Session(std::move(trainer), nullptr, config.task, std::move(vocab)));
+  std::unique_ptr<Session> s(new Session(std::move(trainer), nullptr, config.task, std::move(vocab)));
+  s->data_ = std::move(data);
+  return s;
 }
 
-std::unique_ptr<Session> Session::resume(const SavedRun& run, const CorpusText* text, Device device) {
+std::unique_ptr<Session> Session::resume(const SavedRun& run, const CorpusText* text, Device device,
+                                         std::optional<TaskKind> expected) {
+  TF_CHECK(!expected || *expected == run.task, "this checkpoint is a ", task_name(run.task),
+           " run; it cannot be resumed as a ", task_name(*expected), " run");
+  TF_CHECK(run.train,
+           "this checkpoint holds weights only, not a training run: start a new run from it "
+           "(initialise from it) instead of resuming");
+  TF_CHECK(!run.file.optimizer_state.empty(), "this checkpoint has no optimizer state to resume from");
   std::shared_ptr<const StoryData> data;
   if (run.task == TaskKind::Stories) {
     TF_CHECK(text != nullptr && !text->train.empty(), "resuming a story run needs its text again");
     data = story_data_for(run, text->train, text->valid);
   }
-  return std::unique_ptr<Session>(
-      new Session(resume_run(run, data, device), nullptr, run.task, run.vocab(), run.file.losses));
+  auto trainer = Trainer::resume(*run.train, run.file, make_task(*run.train, data), device);
+  std::unique_ptr<Session> s(
+      new Session(std::move(trainer), nullptr, run.task, run.vocab(), run.file.losses));
+  s->data_ = std::move(data);
+  return s;
 }
 
 std::unique_ptr<Session> Session::view(const SavedRun& run, Device device) {
@@ -64,13 +76,19 @@ const WordCodec& Session::codec(const char* purpose) const {
 
 int64_t Session::steps_done() const { return trainer_ ? trainer_->steps_done() : 0; }
 
+int64_t Session::skipped_steps() const { return trainer_ ? trainer_->skipped_steps() : 0; }
+
+std::optional<float> Session::validation_loss() const { return trainer("validation").validation_loss(); }
+
+nlohmann::json Session::evaluate(uint64_t seed) const { return trainer("evaluation").evaluate(seed); }
+
 TrainConfig Session::train_config() const {
   TrainConfig c = trainer("the training config").config();
   c.model = model().config();
   return c;
 }
 
-StepTotals Session::step(int64_t n) {
+std::vector<StepStats> Session::step(int64_t n) {
   TF_CHECK(n >= 1 && n <= 1000000, "step(n) needs 1 <= n <= 1e6, got ", n);
   Trainer& t = trainer("training");
   std::vector<StepStats> stats;
@@ -78,7 +96,7 @@ StepTotals Session::step(int64_t n) {
     stats.push_back(t.step());
     losses_.push_back(stats.back().loss);  // kept as each step ends: a later step may stop the run
   }
-  return step_totals(stats);
+  return stats;
 }
 
 DeviceBlock Session::start_chunk(int64_t n) {
@@ -110,6 +128,11 @@ std::vector<DeviceBlock> Session::parameter_blocks() const {
 }
 
 Checkpoint Session::checkpoint() const {
+  if (trainer_ && trainer_->last_step_skipped())
+    throw CheckpointRefused(
+        Refusal::SkippedStep,
+        "the run's last step was skipped (its loss or gradient norm was not finite), so a "
+        "checkpoint now could hold a diverging run");
   Checkpoint ck = trainer_ ? trainer_->checkpoint() : weights_checkpoint(*model_, vocab_, task_);
   if (!trainer_) ck.step = viewed_step_;  // the losses are the file's, one per step it trained
   ck.losses = losses_;

@@ -11,7 +11,6 @@
 #include "optim/clip_grad.hpp"
 #include "optim/sgd.hpp"
 #include "profile/profile.hpp"
-#include "train/vocabulary_agreement.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -224,11 +223,6 @@ std::unique_ptr<Trainer> Trainer::resume(const TrainConfig& config, const Checkp
   trainer->step_ = ck.step;
   if (!ck.rng_state.empty()) trainer->rng_.set_state(ck.rng_state);
   return trainer;
-}
-
-void Trainer::load_weights(const Checkpoint& ck) {
-  require_same_vocabulary(ck.vocab, task_->vocabulary());
-  load_parameters(model_->module(), ck);
 }
 
 }  // namespace tf

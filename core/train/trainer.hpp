@@ -61,9 +61,6 @@ class Trainer {
 
   // Everything needed to resume: parameters, optimizer state, step, RNG, configs and vocabulary.
   Checkpoint checkpoint() const;
-  // Starts from the parameters of a checkpoint (e.g. a causal model for course C10); optimizer fresh.
-  // Refuses weights whose stored vocabulary differs from this run's (ids would mean other words).
-  void load_weights(const Checkpoint& ck);
 
   const TrainConfig& config() const { return config_; }
   Model& model() const { return *model_; }
@@ -72,6 +69,7 @@ class Trainer {
   int64_t steps_done() const { return step_; }
   // Non-finite steps skipped since this Trainer was made (not stored in checkpoints).
   int64_t skipped_steps() const { return skipped_; }
+  bool last_step_skipped() const { return skipped_in_a_row_ > 0; }  // of the steps settled so far
 
  private:
   TrainConfig config_;

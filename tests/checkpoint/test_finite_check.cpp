@@ -1,5 +1,5 @@
 // The checkpoint writer refuses NaN and infinity (a diverged run's weights must never reach a file), naming
-// the tensor, and a refused save leaves the file on disk as it was.
+// the tensor with a typed reason (CheckpointRefused), and a refused save leaves the file on disk as it was.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -43,7 +43,16 @@ TEST_SUITE("finite_check") {
           save_checkpoint_bytes(ck),
           doctest::Contains("refusing to save this checkpoint: parameter 'out.bias' holds NaN "
                             "or infinity"),
-          Error);
+          CheckpointRefused);
+    }
+    try {  // the reason is typed, for the front ends to tell it their own way
+      Checkpoint ck = small_checkpoint();
+      ck.params[0].second = Tensor::full(Shape{6, 4}, std::numeric_limits<float>::quiet_NaN());
+      check_checkpoint_finite(ck, "eval");
+      FAIL("a NaN was not refused");
+    } catch (const CheckpointRefused& e) {
+      CHECK(e.reason == Refusal::NotFinite);
+      CHECK(std::string(refusal_name(e.reason)) == "not-finite");
     }
   }
 

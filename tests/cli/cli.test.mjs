@@ -64,6 +64,8 @@ test('toy: train, log, save, info, resume, eval, write', () => {
   r = run('info', '--checkpoint', ckpt);
   assert.equal(r.code, 0, r.err);
   assert.equal(lastJson(r.out).step, 60);
+  assert.equal(lastJson(r.out).loss_history_steps, 60, 'the checkpoint carries every step\'s loss');
+  assert.match(r.out, /losses +60 steps/);
   assert.match(r.out, /blocks\.0\.attention\.qkv\.weight/);
   r = run('info', '--checkpoint', ckpt, '--json');
   assert.equal(r.code, 0, r.err);
@@ -75,6 +77,7 @@ test('toy: train, log, save, info, resume, eval, write', () => {
   r = run('train', '--resume', ckpt, '--steps', '80', '--save', ckpt, '--no-eval');
   assert.equal(r.code, 0, r.err);
   assert.equal(lastJson(r.out).steps, 80);
+  assert.equal(lastJson(run('info', '--checkpoint', ckpt, '--json').out).loss_history_steps, 80, 'the history goes on');
 
   r = run('eval', '--checkpoint', ckpt, '--batches', '5');
   assert.equal(r.code, 0, r.err);

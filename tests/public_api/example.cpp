@@ -13,8 +13,8 @@ int main() {
     TrainConfig config = TrainConfig::for_task("toy");  // MyTransformer(14, 32, 1, 1), Adam 1e-3, batch 64
     config.steps = 300;
     std::unique_ptr<Session> run = Session::create(config, nullptr);
-    float first = run->step(1).losses[0];       // the diffusion loss, about 11.6 at the start
-    float last = run->step(299).losses.back();  // about 0.3 after 300 steps
+    float first = run->step(1)[0].loss;       // the diffusion loss, about 11.6 at the start
+    float last = run->step(299).back().loss;  // about 0.3 after 300 steps
 
     const TokenModel& net = run->model().token_model("looking inside");
     Tensor logits = net.forward(Ids(toy::encode("the _ is alive"), Shape{1, 4}));  // [1, 4, 14]
@@ -28,7 +28,7 @@ int main() {
     std::printf("first loss %.3f, after 300 steps %.3f\n", first, last);
     bool ok = first > 8.0f && first < 15.0f && last < 0.6f && logits.shape() == Shape{1, 4, 14} &&
               weights.shape() == Shape{1, 1, 4, 4} && saved.task == TaskKind::Toy && saved.step() == 300 &&
-              saved.resumable() && again->trainer("the check").steps_done() == 300;
+              saved.resumable() && again->steps_done() == 300;
     if (!ok) std::printf("the example's figures are not what its comments say\n");
     return ok ? 0 : 1;
   } catch (const Error& e) {

@@ -13,8 +13,10 @@
 #include "io/json_fields.hpp"
 #include "io/safetensors.hpp"
 #include "run/saved_run.hpp"
+#include "run/session.hpp"
 #include "sample/write_text.hpp"
 #include "support/scratch_dir.hpp"
+#include "train/trainer.hpp"
 #include "util/error.hpp"
 
 using namespace tf;
@@ -250,7 +252,7 @@ TEST_SUITE("saved_run") {
     CHECK(run.task == TaskKind::Sort);
     CHECK_FALSE(run.resumable());
     CHECK(describe_saved_run(run)["train"].is_null());
-    CHECK_THROWS_WITH_AS(resume_run(run, nullptr), doctest::Contains("holds weights only"), Error);
+    CHECK_THROWS_WITH_AS(Session::resume(run, nullptr), doctest::Contains("holds weights only"), Error);
     CHECK(build_model(run)->module().parameter_count() == run.model.parameter_count());
     // A file from before the task key: the toy language's vocabulary says toy.
     TrainConfig toy = small_toy();
@@ -263,9 +265,9 @@ TEST_SUITE("saved_run") {
   TEST_CASE("resuming as another task is refused") {
     SavedRun run = saved(trained_bytes(small_sort(), 1));
     CHECK_THROWS_WITH_AS(
-        resume_run(run, nullptr, Device::CPU, TaskKind::Stories),
+        Session::resume(run, nullptr, Device::CPU, TaskKind::Stories),
         doctest::Contains("this checkpoint is a sort run; it cannot be resumed as a stories run"), Error);
-    CHECK(resume_run(run, nullptr, Device::CPU, TaskKind::Sort)->steps_done() == 1);
+    CHECK(Session::resume(run, nullptr, Device::CPU, TaskKind::Sort)->steps_done() == 1);
   }
 
   TEST_CASE(
@@ -287,9 +289,9 @@ TEST_SUITE("saved_run") {
     REQUIRE(read_safetensors(old).find("optim.optim.steps") != nullptr);
     CHECK(read_safetensors(old).find("optim.optim.steps")->data == std::vector<float>{2.f});
     for (const auto& b : {bytes, float_counts, old}) {
-      std::unique_ptr<Trainer> resumed = resume_run(saved(b), nullptr);
-      CHECK(resumed->step().loss == expected[2]);
-      CHECK(resumed->step().loss == expected[3]);
+      std::unique_ptr<Session> resumed = Session::resume(saved(b), nullptr);
+      CHECK(resumed->step(1)[0].loss == expected[2]);
+      CHECK(resumed->step(1)[0].loss == expected[3]);
     }
   }
 

@@ -1,16 +1,19 @@
 // A Session as the front ends hold it: the loss history it keeps is a typed part of the run, carried in
-// its checkpoint and on through a resume (the page's download and upload rely on it); the chunk API and
-// weight snapshots read through device blocks (what the WebGPU page does with asynchronous reads).
+// its checkpoint and on through a resume (the page's download and upload rely on it); it refuses to
+// checkpoint right after a skipped step, with a typed reason; the chunk API and weight snapshots read
+// through device blocks (what the WebGPU page does with asynchronous reads).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <tuple>
 
 #include "backend/kernels.hpp"
 #include "checkpoint/checkpoint.hpp"
 #include "run/saved_run.hpp"
 #include "run/session.hpp"
+#include "story_gen/grammar.hpp"
 #include "util/error.hpp"
 
 using namespace tf;
@@ -22,6 +25,14 @@ TrainConfig toy_run(uint64_t seed) {
   c.batch = 8;
   c.seed = seed;
   return c;
+}
+
+void set_parameter(const Session& s, const std::string& name, size_t i, float value) {
+  Tensor p = s.parameter(name);
+  std::vector<float> v = p.to_vector();
+  v[i] = value;
+  for (const auto& [n, t] : s.model().module().named_parameters())
+    if (n == name) t.copy_from(Tensor::from_vector(v, p.shape()));
 }
 
 // A block's numbers, read as the page's asynchronous read would (here the memory is the host's).
@@ -39,7 +50,7 @@ TEST_SUITE("session") {
     c.batch = 8;
     c.seed = 3;
     std::unique_ptr<Session> run = Session::create(c, nullptr);
-    StepTotals first = run->step(3);
+    StepTotals first = step_totals(run->step(3));
     CHECK(run->losses() == first.losses);
     std::vector<uint8_t> bytes = save_checkpoint_bytes(run->checkpoint());
     SavedRun saved = load_saved_run_bytes(bytes.data(), bytes.size());
@@ -47,7 +58,7 @@ TEST_SUITE("session") {
     CHECK(describe_saved_run(saved)["losses"].size() == 3);
 
     std::unique_ptr<Session> resumed = Session::resume(saved, nullptr);
-    StepTotals more = resumed->step(2);
+    StepTotals more = step_totals(resumed->step(2));
     REQUIRE(resumed->losses().size() == 5);
     CHECK(std::equal(first.losses.begin(), first.losses.end(), resumed->losses().begin()));
     CHECK(resumed->losses()[3] == more.losses[0]);
@@ -81,12 +92,12 @@ TEST_SUITE("session") {
                          Error);
     CorpusText tail{train.substr(0, 200), ""};  // the held-out tail of ~45 tokens is 2: no validation
     std::unique_ptr<Session> run = Session::create(c, &tail);
-    CHECK_FALSE(run->trainer("validation").validation_loss().has_value());
-    nlohmann::json ev = run->trainer("evaluation").evaluate(1);
+    CHECK_FALSE(run->validation_loss().has_value());
+    nlohmann::json ev = run->evaluate(1);
     CHECK(ev["validation_loss"].is_null());
     CHECK(ev["validation"].get<std::string>().find("too few for one window of 8") != std::string::npos);
     CorpusText enough{train, train.substr(0, 400)};
-    CHECK(Session::create(c, &enough)->trainer("validation").validation_loss().has_value());
+    CHECK(Session::create(c, &enough)->validation_loss().has_value());
   }
 
   TEST_CASE("a session says its steps and its training config with the model as it is now") {
@@ -108,7 +119,7 @@ TEST_SUITE("session") {
 
   TEST_CASE("a chunk's stats total to what step(n) gives for the same steps") {
     auto single = Session::create(toy_run(4), nullptr), chunked = Session::create(toy_run(4), nullptr);
-    StepTotals want = single->step(5);
+    StepTotals want = step_totals(single->step(5));
     chunked->start_chunk(5);
     StepTotals got = step_totals(chunked->finish_chunk());
     auto figures = [](const StepTotals& t) {  // all but the time
@@ -122,7 +133,7 @@ TEST_SUITE("session") {
 
   TEST_CASE("a chunk's log is read by the caller and gives the losses of step(n)") {
     auto single = Session::create(toy_run(1), nullptr), chunked = Session::create(toy_run(1), nullptr);
-    StepTotals want = single->step(6);
+    StepTotals want = step_totals(single->step(6));
     DeviceBlock log = chunked->start_chunk(4);
     CHECK(log.shape == Shape{4, kStepLogWidth});
     CHECK(log.bytes == 4 * kStepLogWidth * sizeof(float));
@@ -147,5 +158,44 @@ TEST_SUITE("session") {
     for (const auto& [name, p] : source->model().module().named_parameters())
       CHECK(target->parameter(name).to_vector() == p.to_vector());
     CHECK_THROWS_WITH_AS(target->load_weights(snapshot, {"a", "b"}), doctest::Contains("vocabular"), Error);
+  }
+
+  TEST_CASE(
+      "no checkpoint right after a skipped step: the refusal is typed, and a step that trains ends it") {
+    auto run = Session::create(toy_run(5), nullptr);
+    run->step(2);
+    float good = run->parameter("out.bias").to_vector()[0];
+    set_parameter(*run, "out.bias", 0, std::numeric_limits<float>::infinity());
+    REQUIRE(run->step(1)[0].skipped);
+    CHECK(run->skipped_steps() == 1);
+    try {
+      run->checkpoint();
+      FAIL("a checkpoint was taken right after a skipped step");
+    } catch (const CheckpointRefused& e) {
+      CHECK(e.reason == Refusal::SkippedStep);
+      CHECK(std::string(refusal_name(e.reason)) == "skipped-step");
+      CHECK(std::string(e.what()).find("not finite") != std::string::npos);
+    }
+    CHECK_THROWS_AS(run->checkpoint_blocks(), CheckpointRefused);  // the WebGPU page's way in too
+    set_parameter(*run, "out.bias", 0, good);
+    REQUIRE_FALSE(run->step(1)[0].skipped);
+    Checkpoint ck = run->checkpoint();
+    CHECK(ck.step == 4);
+    REQUIRE(ck.losses.size() == 4);
+    CHECK(std::isnan(ck.losses[2]));  // the skipped step's loss, kept in the history
+  }
+
+  TEST_CASE("a story run takes weights only from a model of the same vocabulary") {
+    CorpusText one{generate_stories(1, 60000), "", 300}, other{generate_stories(2, 60000), "", 300};
+    TrainConfig c = TrainConfig::for_task("stories");
+    c.model = ModelConfig::transformer(2, 16, 2, 1);  // the vocabulary's size comes from the text
+    c.batch = 2;
+    SavedRun source = read_saved_run(Session::create(c, &one)->checkpoint());
+    std::unique_ptr<Session> same = Session::create(c, &one), different = Session::create(c, &other);
+    REQUIRE(same->vocab().size() == different->vocab().size());
+    REQUIRE(same->vocab() != different->vocab());
+    CHECK(same->story_data()->vocab.size() == static_cast<int64_t>(same->vocab().size()));
+    CHECK_NOTHROW(same->init_from(source));
+    CHECK_THROWS_WITH_AS(different->init_from(source), doctest::Contains("another vocabulary"), Error);
   }
 }

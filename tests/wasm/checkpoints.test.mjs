@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds, maxAbsDiff, throwsTf } from './support.mjs';
+import { describeBuilds, maxAbsDiff, throwsTf, withValue } from './support.mjs';
 
 
 // Rewrites a safetensors file's metadata (the data section is kept as it is).
@@ -29,6 +29,37 @@ describeBuilds('checkpoints', (lab) => {
     run.step(2);
     good = run.checkpoint();
     run.delete();
+  });
+
+  test("a checkpoint's tensors are read by name through a Model, with their shapes and the file's numbers", () => {
+    const model = lab.tf.loadModel(withValue(good, 1.5, 'embed.weight', 3));
+    try {
+      const t = model.parameter('embed.weight');
+      assert.deepEqual(t.shape, [14, 16]);
+      assert.equal(t.data[3], 1.5);
+      throwsTf(() => model.parameter('missing'), /no parameter 'missing'/);
+    } finally {
+      model.delete();
+    }
+    throwsTf(() => lab.tf.loadModel(new Uint8Array(16)), /safetensors/);
+  });
+
+  test('a checkpoint with a NaN or an infinity anywhere is refused, naming its first such tensor', () => {
+    const resaved = (bytes) => {
+      const model = lab.tf.loadModel(bytes);
+      try {
+        return model.checkpoint();
+      } finally {
+        model.delete();
+      }
+    };
+    assert.ok(resaved(withValue(good, 3.4e38, 'out.bias')) instanceof Uint8Array, 'large but finite');
+    for (const [edits, first] of [[[['out.bias', NaN]], 'out.bias'], [[['embed.weight', Infinity], ['out.bias', NaN]], 'embed.weight'],
+      [[['out.weight', -Infinity]], 'out.weight']]) {
+      const bytes = edits.reduce((b, [name, value]) => withValue(b, value, name, 1), good);
+      assert.throws(() => resaved(bytes), (e) => e instanceof TinyformerError && e.kind === 'not-finite' &&
+        e.message.includes(`parameter '${first}' holds NaN or infinity`));
+    }
   });
 
   test('a small file asking for a billion parameters is refused and the heap stays as it was', () => {

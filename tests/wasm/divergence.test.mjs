@@ -1,6 +1,7 @@
 // A diverging run through the JS API: non-finite steps are skipped and counted in the step stats (what the
 // page needs to stop autosaving and offer the last good checkpoint), maxSkips in a row throw, and a run
-// holding NaN weights cannot be turned into checkpoint bytes.
+// holding NaN weights cannot be turned into checkpoint bytes: the core refuses with the reason as the
+// TinyformerError's kind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -30,10 +31,13 @@ describeBuilds('divergence', (lab) => {
     const run = lab.tf.createRun({ task: 'toy', seed: 2, maxSkips: 3 });
     try {
       run.loadWeights(poisoned(run.checkpoint()));
+      assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message) &&
+        e.kind === 'not-finite');
       const r = run.step(2);
       assert.equal(r.skipped, 2);
       assert.ok(Array.from(r.losses).every(Number.isNaN));
-      assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message));
+      assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /last step was skipped.*not finite/.test(e.message) &&
+        e.kind === 'skipped-step');
       assert.throws(() => run.step(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
       assert.equal(run.stepsDone, 3);
     } finally {

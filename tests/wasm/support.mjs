@@ -83,13 +83,16 @@ export function row(t, r) {
   return t.data.subarray(r * cols, (r + 1) * cols);
 }
 
-// The checkpoint with its first parameter's first number replaced by NaN.
-export function poisoned(bytes) {
+// A copy of the checkpoint with number `index` of the float32 tensor `name` (by default its first parameter's
+// first number) replaced by `value`: a hostile or diverged file made by hand.
+export function withValue(bytes, value, name = null, index = 0) {
   const copy = new Uint8Array(bytes);
   const view = new DataView(copy.buffer);
   const headerLength = Number(view.getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(copy.subarray(8, 8 + headerLength)));
-  const name = Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
-  view.setFloat32(8 + headerLength + header[name].data_offsets[0], NaN, true);
+  name ??= Object.keys(header).find((n) => n !== '__metadata__' && !n.startsWith('optim.'));
+  view.setFloat32(8 + headerLength + header[name].data_offsets[0] + 4 * index, value, true);
   return copy;
 }
+
+export const poisoned = (bytes) => withValue(bytes, NaN);
