@@ -1,5 +1,6 @@
 // The kernel list of backend/kernels.hpp against the source tree: every stem it names has its file in
-// each backend folder (cpu/<stem>.hpp, reference/<stem>.cpp, cuda/<stem>.cu), so the folders line up.
+// each backend folder (cpu/<stem>.hpp, reference/<stem>.cpp, cuda/<stem>.cu, and webgpu/<stem>.cpp, the
+// launchers, beside webgpu/<stem>.wgsl, the shaders), so the folders line up.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -31,6 +32,8 @@ TEST_SUITE("kernels") {
       CHECK_MESSAGE(fs::exists(backend / "cpu" / (stem + ".hpp")), "cpu/", stem, ".hpp");
       CHECK_MESSAGE(fs::exists(backend / "reference" / (stem + ".cpp")), "reference/", stem, ".cpp");
       CHECK_MESSAGE(fs::exists(backend / "cuda" / (stem + ".cu")), "cuda/", stem, ".cu");
+      CHECK_MESSAGE(fs::exists(backend / "webgpu" / (stem + ".cpp")), "webgpu/", stem, ".cpp");
+      CHECK_MESSAGE(fs::exists(backend / "webgpu" / (stem + ".wgsl")), "webgpu/", stem, ".wgsl");
     }
   }
 }
