@@ -1,4 +1,4 @@
-// Benchmark (not a test): the lab page's device benchmark panel (web/device-bench.js) driven in Debian's
+// Benchmark (not a test): the lab page's device benchmark panel (web/page/device-bench.js) driven in Debian's
 // Chromium with its WebGPU adapter offered (--enable-unsafe-webgpu; headless Chromium here has only the
 // software SwiftShader adapter unless a GPU and its Vulkan driver are there). Prints the panel's rows:
 // tokens/s and GFLOP/s of the story step on each device the page can use, side by side, and on WebGPU what
@@ -7,7 +7,7 @@
 // --gpu asks Chromium for a hardware adapter (Vulkan, tests/web/lab-browser.mjs's flags); without it the
 // software one is all there is here.
 import { startLab, launch, openPage } from '../tests/web/lab-browser.mjs';
-import { COUNT_HEADINGS, countCells, phaseWords } from '../web/device-bench.js';
+import { COUNT_HEADINGS, countCells, phaseWords } from '../web/page/device-bench.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

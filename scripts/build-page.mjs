@@ -15,7 +15,7 @@ import { missingBuildFiles } from './wasm-files.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
-const PAGE = ['index.html', 'styles.css', 'views', 'wasm'];
+const PAGE = ['index.html', 'styles.css', 'page', 'worker', 'shared', 'widgets', 'views', 'wasm'];  // the role folders
 
 async function pageFiles() {
   const names = await fs.readdir(WEB);

@@ -1,13 +1,13 @@
-// The device choice (web/device-choice.js) over every combination the page can meet: auto takes WebGPU
+// The device choice (web/shared/device-choice.js) over every combination the page can meet: auto takes WebGPU
 // only with a hardware adapter, a device and the WebGPU build whose runs train on it, then threads when
 // isolated, then one thread; never a software adapter, which a forced choice still takes; where it timed the
 // devices, the faster; a forced choice that cannot be had says why, a build still being built too; the adapter's name and the banner's
-// device line. And which worker errors send a WebGPU run back to wasm (web/webgpu-device.js).
+// device line. And which worker errors send a WebGPU run back to wasm (web/worker/webgpu-device.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { Device, adapterName, chooseDevice, describeDevice, isSoftwareAdapter, timingCandidates } from '../../web/device-choice.js';
-import { isDeviceFailure, probeWebGpu } from '../../web/webgpu-device.js';
+import { Device, adapterName, chooseDevice, describeDevice, isSoftwareAdapter, timingCandidates } from '../../web/shared/device-choice.js';
+import { isDeviceFailure, probeWebGpu } from '../../web/worker/webgpu-device.js';
 
 const adapter = { vendor: 'nvidia', architecture: 'ampere', device: '', description: '', isFallbackAdapter: false, type: '' };
 const gpu = { adapter, device: {}, why: null };

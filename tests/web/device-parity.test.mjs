@@ -41,7 +41,7 @@ test(`${STEPS} story steps give the same losses on every device (diffusion and c
   const devices = [...(GPU_BUILD ? ['webgpu'] : []), 'wasm-threads', 'wasm-single'];
   if (GPU_BUILD) assert.equal(loaded.module.device, 'webgpu', loaded.banner);
   const rows = await page.evaluate(async ([devices, steps]) => {
-    const { runBench } = await import('/device-bench.js');
+    const { runBench } = await import('/page/device-bench.js');
     return runBench({ devices, size: 'small', steps, warmup: 0 });
   }, [devices, STEPS]);
   assert.deepEqual(rows.map((r) => [r.device, r.causal]), devices.flatMap((d) => [[d, false], [d, true]]));

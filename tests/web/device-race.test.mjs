@@ -1,4 +1,4 @@
-// auto's timing where it is unsure (web/device-race.js), over a recording benchmark and an in-memory
+// auto's timing where it is unsure (web/page/device-race.js), over a recording benchmark and an in-memory
 // localStorage: a hardware adapter gets WebGPU and the WebAssembly build auto would take timed once, on the
 // course's story model, each on a few diffusion steps; the result is kept per adapter and build, so the next
 // visit does not time again; a worker that starts on another device is a failed timing; where auto is sure
@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { Device } from '../../web/device-choice.js';
-import { autoTiming, forgetTiming } from '../../web/device-race.js';
+import { Device } from '../../web/shared/device-choice.js';
+import { autoTiming, forgetTiming } from '../../web/page/device-race.js';
 
 const nvidia = { vendor: 'nvidia', architecture: 'ampere', device: '', description: '', isFallbackAdapter: false, type: '' };
 const facts = (adapter = nvidia, threads = true) => ({ webgpu: { adapter, device: true, why: null }, gpuBuild: true, gpuTraining: true, threads });

@@ -26,7 +26,7 @@ const NO_WEBGPU_BUILD = !WEBGPU_TRAINS && 'no WebGPU training: web/wasm/tinyform
 const quote = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const SLOT = 'toy-notalking';
-const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
+const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker/worker.js');
 
 async function withLab(options, work) {
   const lab = await startLab(options);
@@ -88,8 +88,8 @@ test('where auto is unsure it times WebGPU against WebAssembly in workers of the
   await page.goto(url);
   await waitForModule(page);
   const result = await page.evaluate(async () => {
-    const { autoTiming } = await import('/device-race.js');
-    const { chooseDevice } = await import('/device-choice.js');
+    const { autoTiming } = await import('/page/device-race.js');
+    const { chooseDevice } = await import('/shared/device-choice.js');
     const facts = await window.lab.client.request('probe');
     facts.webgpu.adapter = { ...facts.webgpu.adapter, vendor: 'a hardware vendor', architecture: 'unknown', isFallbackAdapter: false };
     const started = [];

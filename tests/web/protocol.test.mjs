@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 
-import { Msg, MODEL_METHODS, reply, failure, transferables } from '../../web/protocol.js';
+import { Msg, MODEL_METHODS, reply, failure, transferables } from '../../web/shared/protocol.js';
 
 test('a reply carries a result and a failure carries only the error message', () => {
   assert.deepEqual(reply(Msg.TRAIN, 7, { step: 3 }), { type: 'train', id: 7, ok: true, result: { step: 3 } });

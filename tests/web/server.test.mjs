@@ -58,7 +58,7 @@ test('vendor files come from node_modules, modules as JavaScript', () => withSer
   assert.equal(r.status, 200);
   assert.match(r.headers['content-type'], /text\/javascript/);
   assert.match(r.body, /export/);
-  assert.match((await get(port, '/main.js')).headers['content-type'], /text\/javascript/);
+  assert.match((await get(port, '/page/main.js')).headers['content-type'], /text\/javascript/);
 }));
 
 test('the page\'s wasm/tinyformer.js is the one wrapper in wasm/, even beside a stale copy in web/wasm/', async () => {
@@ -131,7 +131,7 @@ function spawnServer(dir, { prefix = '', uid } = {}) {
 const running = (server) => Promise.race([server.exited.then(() => false), new Promise((r) => setTimeout(() => r(true), 200))]);
 
 test('every answer says nosniff, errors included', () => withServer({}, async (port) => {
-  for (const target of ['/', '/main.js', '/no-such-file.js', '/%zz']) {
+  for (const target of ['/', '/page/main.js', '/no-such-file.js', '/%zz']) {
     assert.equal((await get(port, target)).headers['x-content-type-options'], 'nosniff', target);
   }
 }));

@@ -1,6 +1,6 @@
 // web/ holds browser modules only, and web/views/ one view per file: each exports only its default view
 // object and imports no other view (what several views share lives outside the folder, e.g.
-// web/walkthrough.js, web/model-slots.js).
+// web/page/walkthrough.js, web/page/model-slots.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,10 +26,33 @@ test('no view imports another view', () => {
   }
 });
 
+// Every module of the page, as paths under web/ (the wasm builds aside).
+const WEB = new URL('../../web/', import.meta.url);
+const modules = readdirSync(WEB, { recursive: true }).filter((n) => /\.m?js$/.test(n) && !n.startsWith('wasm/')).sort();
+const importsOf = (name) => [...readFileSync(new URL(name, WEB), 'utf8').matchAll(/(?:from |import\(|import )'([^']+)'/g)]
+  .map((m) => m[1]).filter((p) => p.startsWith('.')).map((p) => new URL(p, new URL(name, WEB)).href.slice(WEB.href.length));
+
 test('web/ holds browser modules only: the Node tools (dev server, static build) live in scripts/', () => {
-  const WEB = new URL('../../web/', import.meta.url);
-  for (const name of readdirSync(WEB).filter((n) => /\.m?js$/.test(n))) {
+  for (const name of modules) {
     assert.ok(name.endsWith('.js'), `${name}: a Node module in web/`);
     assert.doesNotMatch(readFileSync(new URL(name, WEB), 'utf8'), /from 'node:/, `${name} imports a Node module`);
   }
+});
+
+// page/ runs in the tab, worker/ in the Web Worker, shared/ in both; widgets/ (the page's parts) and views/
+// run in the tab too. What the worker loads never reaches the tab's DOM code, and shared/ stands alone.
+const TAB = ['page', 'widgets', 'views', 'shared', 'vendor'];
+const MAY_IMPORT = { page: TAB, widgets: TAB, views: TAB, worker: ['worker', 'shared', 'wasm'], shared: ['shared'] };
+
+test('every module of the page sits in its role folder and imports only what its role may load', () => {
+  assert.ok(modules.length > 40);
+  for (const name of modules) {
+    const role = name.split('/')[0];
+    assert.ok(role in MAY_IMPORT && name.includes('/'), `${name} is not in page/, worker/, shared/, widgets/ or views/`);
+    for (const target of importsOf(name)) {
+      assert.ok(MAY_IMPORT[role].includes(target.split('/')[0]), `${name} (${role}/) imports ${target}`);
+    }
+  }
+  assert.deepEqual(importsOf('worker/worker.js').filter((t) => !t.startsWith('worker/')).sort(),
+    ['shared/device-choice.js', 'shared/protocol.js', 'wasm/tinyformer.js']);
 });

@@ -1,7 +1,7 @@
 // The wrapper's WebGPU build in headless Chromium (software adapter, --enable-unsafe-webgpu):
 // loadTinyformer({webgpu: device}) loads tinyformer-gpu.*, starts the backend's arena on the device and
 // reads it back; runs live on the device (trainChunk, readCheckpoint); a device that is gone, or options that cannot be had, fail at load with a message the
-// page's fallback rule (web/webgpu-device.js isDeviceFailure) takes for a WebGPU failure. Skips without
+// page's fallback rule (web/worker/webgpu-device.js isDeviceFailure) takes for a WebGPU failure. Skips without
 // the build in web/wasm/ (scripts/build-wasm.sh lays it out).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,7 +85,7 @@ test('a lost device, a non-device and threads with WebGPU fail at load, named as
   const r = await inChromium(new Function(`return (async () => {
     ${DEVICE}
     const { loadTinyformer } = await import('/wasm/tinyformer.js');
-    const { isDeviceFailure } = await import('/webgpu-device.js');
+    const { isDeviceFailure } = await import('/worker/webgpu-device.js');
     const failure = (options) => loadTinyformer(options).then(() => null, (e) => ({ name: e.name, message: e.message, fallback: isDeviceFailure(e) }));
     const lost = await newDevice();
     lost.destroy();

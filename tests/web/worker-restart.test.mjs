@@ -18,7 +18,7 @@ async function trainingInB(page, url) {
   return trainingAfterASave(page, SLOT);
 }
 
-const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker.js');
+const labWorker = (page) => page.workers().find((w) => new URL(w.url()).pathname === '/worker/worker.js');
 
 async function expectRestored(page, saved, reason) {
   await page.waitForFunction(() => document.getElementById('worker-restart'), null, { timeout: 60_000 });

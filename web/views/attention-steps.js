@@ -1,8 +1,8 @@
 // A3: scaled dot-product attention step by step on one sentence: the scores QKᵀ/√d_k, the softmax
 // weights (every row sums to one) and the output A·V, with the gap to the core's fused attention kernel.
-import { heatmap } from '../heatmap.js';
-import { el, facts, verdict, fmt, grid } from '../ui.js';
-import { mountWalkthrough } from '../walkthrough.js';
+import { heatmap } from '../widgets/heatmap.js';
+import { el, facts, verdict, fmt, grid } from '../widgets/ui.js';
+import { mountWalkthrough } from '../page/walkthrough.js';
 
 export default {
   id: 'A3',

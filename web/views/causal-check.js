@@ -1,9 +1,9 @@
 // C5: the causal switch. In a causal MyTransformer(14, 32, 2, 2) the logits at the first three positions of
 // "the cat is alive" and "the cat is empty" are identical and only the last differs; without the switch all
 // four differ. Causal attention rows still sum to one.
-import { Msg } from '../protocol.js';
-import { heatmap, slice } from '../heatmap.js';
-import { el, button, field, verdict, fmt, grid } from '../ui.js';
+import { Msg } from '../shared/protocol.js';
+import { heatmap, slice } from '../widgets/heatmap.js';
+import { el, button, field, verdict, fmt, grid } from '../widgets/ui.js';
 
 const A = 'the cat is alive', B = 'the cat is empty';
 

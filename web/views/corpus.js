@@ -1,7 +1,7 @@
 // The stories' text: the first 4 MB of TinyStories fetched with a progress bar and kept for the next visit;
 // when the download fails, a plain message and the two ways on (the module's built-in stories, a file).
-import { el, button, showError } from '../ui.js';
-import { CORPUS_BYTES } from '../corpus.js';
+import { el, button, showError } from '../widgets/ui.js';
+import { CORPUS_BYTES } from '../page/corpus-text.js';
 
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const size = (bytes) => (bytes < 1e6 ? `${Math.round(bytes / 1e3)} KB` : MB(bytes));

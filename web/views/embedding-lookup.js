@@ -1,9 +1,9 @@
 // A2: the embedding is a table with a row per token; looking up a sentence gives one row per word, and a
 // word that comes twice gets the same row twice. The table here belongs to a fresh toy MyTransformer.
-import { Msg } from '../protocol.js';
-import { heatmap } from '../heatmap.js';
-import { el, button, field, facts, grid, verdict } from '../ui.js';
-import { toyBatch } from '../toy-batch.js';
+import { Msg } from '../shared/protocol.js';
+import { heatmap } from '../widgets/heatmap.js';
+import { el, button, field, facts, grid, verdict } from '../widgets/ui.js';
+import { toyBatch } from '../page/toy-batch.js';
 
 const SLOT = 'a2-embedding';
 

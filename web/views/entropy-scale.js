@@ -1,7 +1,7 @@
 // A5: why divide by √d. The entropy of the attention weights over 32 random keys as d_k grows: raw dot
 // products collapse to one-hot, scaled ones stay near the uniform log 32.
-import { lineChart } from '../charts.js';
-import { el, button, field, facts, fmt } from '../ui.js';
+import { lineChart } from '../widgets/charts.js';
+import { el, button, field, facts, fmt } from '../widgets/ui.js';
 
 export default {
   id: 'A5',

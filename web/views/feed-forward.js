@@ -1,7 +1,7 @@
 // A9: the feed-forward net (GELU, tanh form) thinks about each position on its own: applied to the whole
 // sentence or to one position at a time it gives the same answer. And it holds most of a block's weights.
-import { lineChart } from '../charts.js';
-import { el, button, field, facts, verdict, fmt } from '../ui.js';
+import { lineChart } from '../widgets/charts.js';
+import { el, button, field, facts, verdict, fmt } from '../widgets/ui.js';
 
 export default {
   id: 'A9',

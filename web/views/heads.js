@@ -1,8 +1,8 @@
 // A8: multi-head attention, one map per head, and the parameter count of MultiHead(32, 4) worked out by
 // hand beside the module's count.
-import { heatmap, slice } from '../heatmap.js';
-import { el, button, facts, verdict, grid } from '../ui.js';
-import { walkthroughControls, words } from '../walkthrough.js';
+import { heatmap, slice } from '../widgets/heatmap.js';
+import { el, button, facts, verdict, grid } from '../widgets/ui.js';
+import { walkthroughControls, words } from '../page/walkthrough.js';
 
 export default {
   id: 'A8',

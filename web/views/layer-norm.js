@@ -1,6 +1,6 @@
 // A10: LayerNorm is (x − mean) / std with the biased std, and in a pre-norm block each sub-layer adds an
 // update to the residual stream instead of replacing it: the size of each block's update.
-import { button, field, facts, verdict, fmt, barChart, el } from '../ui.js';
+import { button, field, facts, verdict, fmt, barChart, el } from '../widgets/ui.js';
 
 export default {
   id: 'A10',

@@ -1,8 +1,8 @@
 // A7: masks forbid some pairs before the softmax. Causal: a position hears only itself and the positions
 // before it (lower-triangular weights). Padding: the last two tokens are ignored by every query.
-import { heatmap } from '../heatmap.js';
-import { el, facts, verdict, grid } from '../ui.js';
-import { mountWalkthrough } from '../walkthrough.js';
+import { heatmap } from '../widgets/heatmap.js';
+import { el, facts, verdict, grid } from '../widgets/ui.js';
+import { mountWalkthrough } from '../page/walkthrough.js';
 
 function upperIsZero(w) {
   const n = w.shape[0];

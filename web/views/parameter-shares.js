@@ -1,8 +1,8 @@
 // D7: where the parameters are. Attention vs FFN vs LayerNorm inside one encoder block of the sorter, the
 // 12·d² rule of thumb, and 12·L·d² for GPT-2 small, GPT-2 XL and GPT-3.
-import { Msg } from '../protocol.js';
-import { el, button, facts, barChart, percent } from '../ui.js';
-import { SORTER } from '../model-slots.js';
+import { Msg } from '../shared/protocol.js';
+import { el, button, facts, barChart, percent } from '../widgets/ui.js';
+import { SORTER } from '../page/model-slots.js';
 
 const GPTS = [['GPT-2 small', 768, 12], ['GPT-2 XL', 1600, 48], ['GPT-3', 12288, 96]];
 

@@ -1,7 +1,7 @@
 // A6: without positions attention does not know the order: attention of the shuffled sentence is the
 // shuffled attention of the sentence.
-import { el, button, facts, verdict, fmt } from '../ui.js';
-import { walkthroughControls, words } from '../walkthrough.js';
+import { el, button, facts, verdict, fmt } from '../widgets/ui.js';
+import { walkthroughControls, words } from '../page/walkthrough.js';
 
 export default {
   id: 'A6',

@@ -1,8 +1,8 @@
 // A1: the sinusoidal positional encoding as a heatmap (dimension x position), three of its dimensions as
 // waves, and PE·PEᵀ, whose entries depend only on the distance between the two positions (checked here).
-import { heatmap, transpose } from '../heatmap.js';
-import { lineChart } from '../charts.js';
-import { el, button, field, facts, verdict, fmt, grid } from '../ui.js';
+import { heatmap, transpose } from '../widgets/heatmap.js';
+import { lineChart } from '../widgets/charts.js';
+import { el, button, field, facts, verdict, fmt, grid } from '../widgets/ui.js';
 
 // The largest |S[i][j] - S[0][|i - j|]| of the similarity matrix: 0 when it depends on distance only.
 function distanceGap(sim) {

@@ -1,9 +1,9 @@
 // D5: attention rollout. Average the heads, add the residual path (0.5·A + 0.5·I, rows renormalised) and
 // multiply through the encoder layers: how much each input position ends up feeding each position.
-import { heatmap, meanOver } from '../heatmap.js';
-import { button, grid } from '../ui.js';
-import { SORTER, requireSorter } from '../model-slots.js';
-import { digitLabels, sorterInputField } from '../sorter-inputs.js';
+import { heatmap, meanOver } from '../widgets/heatmap.js';
+import { button, grid } from '../widgets/ui.js';
+import { SORTER, requireSorter } from '../page/model-slots.js';
+import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
 
 export default {
   id: 'D5',

@@ -1,9 +1,9 @@
 // D6: gradient saliency. For each output step, the size of the gradient of the chosen logit with respect
 // to each input embedding, normalised per row, beside the last layer's cross-attention (mean of heads).
-import { heatmap, meanOver } from '../heatmap.js';
-import { button, grid } from '../ui.js';
-import { SORTER, requireSorter } from '../model-slots.js';
-import { sorterInputField } from '../sorter-inputs.js';
+import { heatmap, meanOver } from '../widgets/heatmap.js';
+import { button, grid } from '../widgets/ui.js';
+import { SORTER, requireSorter } from '../page/model-slots.js';
+import { sorterInputField } from '../widgets/sorter-inputs.js';
 
 export default {
   id: 'D6',

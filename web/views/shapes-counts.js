@@ -1,9 +1,9 @@
 // B5: shapes and counts. MyTransformer(14, 32, 2, 2) on a (64, 4) batch gives (64, 4, 14); the logits of
 // sentence 0 do not depend on the other sentences of the batch; the parameters of a default
 // MyTransformer(2002) by piece, and the largest piece.
-import { Msg } from '../protocol.js';
-import { el, button, facts, verdict, fmt } from '../ui.js';
-import { toyBatch } from '../toy-batch.js';
+import { Msg } from '../shared/protocol.js';
+import { el, button, facts, verdict, fmt } from '../widgets/ui.js';
+import { toyBatch } from '../page/toy-batch.js';
 
 const SMALL = 'b5-small';
 

@@ -1,10 +1,10 @@
 // D3, D4: for one input, the encoder self-attention (2 layers x 4 heads, digit against digit) and the
 // decoder cross-attention (rows = output step, columns = input position); redrawn by itself while the
 // sorter trains (live views).
-import { heatmap, slice } from '../heatmap.js';
-import { el, button } from '../ui.js';
-import { SORTER, requireSorter } from '../model-slots.js';
-import { digitLabels, sorterInputField } from '../sorter-inputs.js';
+import { heatmap, slice } from '../widgets/heatmap.js';
+import { el, button } from '../widgets/ui.js';
+import { SORTER, requireSorter } from '../page/model-slots.js';
+import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
 
 function maps(layers, prefix, x, y, cmap) {
   return layers.flatMap((layer, l) => Array.from({ length: layer.shape[0] }, (_, h) =>

@@ -1,8 +1,8 @@
 // D2: greedy decoding, one digit at a time: the fully correct rate and the per-digit accuracy on 2000
 // fresh inputs, four of them shown with ✓ / ✗, and any ten digits of your own (decoded again by itself
 // while the sorter trains: live views).
-import { el, button, field, facts, percent } from '../ui.js';
-import { SORTER } from '../model-slots.js';
+import { el, button, field, facts, percent } from '../widgets/ui.js';
+import { SORTER } from '../page/model-slots.js';
 
 const example = (e) => el('div', { class: 'mono' }, `in  [${e.input.join(' ')}]`, el('br'), `out [${e.output.join(' ')}] `,
   el('span', { class: e.correct ? 'ok' : 'bad' }, e.correct ? '✓' : '✗'));

@@ -1,8 +1,8 @@
 // D1: the encoder–decoder sorter (d = 64, 4 heads, 2 + 2 blocks) trained with teacher forcing: AdamW,
 // one-cycle schedule with 10 % warm-up, clipping at 1.0, batch 128, 1200 steps. Loss on a log scale.
-import { LossChart } from '../charts.js';
-import { TrainingPanel } from '../training-panel.js';
-import { SORTER } from '../model-slots.js';
+import { LossChart } from '../widgets/charts.js';
+import { TrainingPanel } from '../widgets/training-panel.js';
+import { SORTER } from '../page/model-slots.js';
 
 export default {
   id: 'D1',

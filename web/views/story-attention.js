@@ -2,11 +2,11 @@
 // the first and the last block by default, or any one block and head. One colour scale can be shared by
 // every map shown (otherwise each map spans its own range, so a near-uniform head looks solid dark). The
 // maps refresh by themselves while the model trains (live views).
-import { heatmap, slice } from '../heatmap.js';
-import { readSetting, writeSetting } from '../url-state.js';
-import { el, button, field } from '../ui.js';
-import { STORY_MODELS, storyModelInfo } from '../model-slots.js';
-import { storyInputs, storyModelName, drawWhenReady } from '../story-inputs.js';
+import { heatmap, slice } from '../widgets/heatmap.js';
+import { readSetting, writeSetting } from '../page/url-state.js';
+import { el, button, field } from '../widgets/ui.js';
+import { STORY_MODELS, storyModelInfo } from '../page/model-slots.js';
+import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
 function blocksOf(choice, count) {

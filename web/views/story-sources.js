@@ -2,10 +2,10 @@
 // three rows over the input words: the last block's attention (mean of heads), the attention rolled out
 // through every block (residual path counted) and the gradient saliency of the word the model writes
 // there; then the full rollout and saliency maps. The sorter's D5 and D6 tools, on stories.
-import { heatmap, meanOver } from '../heatmap.js';
-import { el, button, field, grid } from '../ui.js';
-import { storyModelInfo } from '../model-slots.js';
-import { storyInputs, storyModelName, drawWhenReady } from '../story-inputs.js';
+import { heatmap, meanOver } from '../widgets/heatmap.js';
+import { el, button, field, grid } from '../widgets/ui.js';
+import { storyModelInfo } from '../page/model-slots.js';
+import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
 
 const row = (matrix, r) => matrix.data.subarray(r * matrix.shape[1], (r + 1) * matrix.shape[1]);
 

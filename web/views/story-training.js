@@ -2,11 +2,11 @@
 // losses per token on one plot with the lines at 7.6 (every word equally likely) and 5.4 (knowing which
 // words are common). Rotary positions are a switch (C9). C10 starts a diffusion model from the trained
 // causal model's weights with the triangle of infinite energies removed.
-import { Msg } from '../protocol.js';
-import { LossChart } from '../charts.js';
-import { TrainingPanel } from '../training-panel.js';
-import { el, fmt } from '../ui.js';
-import { STORY_MODELS } from '../model-slots.js';
+import { Msg } from '../shared/protocol.js';
+import { LossChart } from '../widgets/charts.js';
+import { TrainingPanel } from '../widgets/training-panel.js';
+import { el, fmt } from '../widgets/ui.js';
+import { STORY_MODELS } from '../page/model-slots.js';
 
 const FIELDS = ['dim', 'heads', 'layers', 'length', 'steps', 'lr', 'batch', 'seed', 'rotary'];
 

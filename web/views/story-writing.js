@@ -3,9 +3,9 @@
 // model writes left to right with a temperature. Each story says how many network calls it took; top-k
 // shows only where the sampler uses it (left to right); the inputs live in the URL; while the chosen model
 // trains, a one-story sample refreshes by itself with the step it came from (live views).
-import { urlField } from '../url-state.js';
-import { el, button, intOf } from '../ui.js';
-import { STORY_MODELS } from '../model-slots.js';
+import { urlField } from '../page/url-state.js';
+import { el, button, intOf } from '../widgets/ui.js';
+import { STORY_MODELS } from '../page/model-slots.js';
 
 const PRESETS = [
   ['C2: five stories', { prompt: '', suffix: '', count: 5 }],

@@ -1,8 +1,8 @@
 // A4: multiplying the queries by a number multiplies every energy: 10·q freezes each row onto one key
 // (cold), 0.1·q melts it towards the uniform average (hot).
-import { heatmap } from '../heatmap.js';
-import { grid } from '../ui.js';
-import { mountWalkthrough } from '../walkthrough.js';
+import { heatmap } from '../widgets/heatmap.js';
+import { grid } from '../widgets/ui.js';
+import { mountWalkthrough } from '../page/walkthrough.js';
 
 export default {
   id: 'A4',

@@ -1,9 +1,9 @@
 // Where the time goes: the kernel stems of the model training now (or trained last), as milliseconds per
 // step with their forward and backward parts, and the step's phases. The worker profiles its training
 // chunks only; this view asks for the profile and redraws while the run trains.
-import { Msg } from '../protocol.js';
-import { el, button, facts, barChart, fmt } from '../ui.js';
-import { TOY_RUNS, STORY_MODELS, SORTER } from '../model-slots.js';
+import { Msg } from '../shared/protocol.js';
+import { el, button, facts, barChart, fmt } from '../widgets/ui.js';
+import { TOY_RUNS, STORY_MODELS, SORTER } from '../page/model-slots.js';
 
 const RUN_SLOTS = [...TOY_RUNS.map((r) => r.slot), ...STORY_MODELS.map((m) => m.slot), SORTER];
 const TOP_STEMS = 12;

@@ -1,7 +1,7 @@
 // B4: who listens to whom. The trained transformer's attention weights for "the _ is alive",
 // "the _ is empty" and "_ _ _ _", one matrix per head with the words as tick labels.
-import { heatmap, slice } from '../heatmap.js';
-import { el, button, field, grid } from '../ui.js';
+import { heatmap, slice } from '../widgets/heatmap.js';
+import { el, button, field, grid } from '../widgets/ui.js';
 
 const SLOT = 'toy-transformer';
 

@@ -1,8 +1,8 @@
 // B1–B3: each network's guess at position 2 for "_ _ _ _", "_ _ is alive" and "the _ _ empty", top four
 // tokens beside the exact posterior GuessX0. Refreshes whenever a toy model finishes or pauses training,
 // and by itself while one trains (live views).
-import { el, button, fmt } from '../ui.js';
-import { TOY_RUNS } from '../model-slots.js';
+import { el, button, fmt } from '../widgets/ui.js';
+import { TOY_RUNS } from '../page/model-slots.js';
 
 // The four most probable tokens, leaving out those below half a percent (but never all of them).
 function topFour(probabilities, vocabulary) {

@@ -1,10 +1,10 @@
 // B1–B3: NoTalking, WithPosition and MyTransformer(14, 32, 1, 1) trained on the two sentences with the
 // diffusion loss, their losses on one log-scale plot with the course's lines at 6.55 (guessing word
 // frequencies), 1.0 (knowing the position) and 0.50 (the entropy: the best anyone can do).
-import { LossChart } from '../charts.js';
-import { TrainingPanel } from '../training-panel.js';
-import { button } from '../ui.js';
-import { TOY_RUNS } from '../model-slots.js';
+import { LossChart } from '../widgets/charts.js';
+import { TrainingPanel } from '../widgets/training-panel.js';
+import { button } from '../widgets/ui.js';
+import { TOY_RUNS } from '../page/model-slots.js';
 
 export default {
   id: 'B1–B3',

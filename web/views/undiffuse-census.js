@@ -1,8 +1,8 @@
 // B2, B3: undiffuse 1000 sentences with T = 20 and with T = 100 steps and count them: the four bars of the
 // masked-diffusion page (two sentences, two kinds of nonsense) and the fraction of nonsense. WithPosition
 // makes about 2·p·(1 − p) = 32 % nonsense whatever T; the transformer almost none.
-import { el, button, field, barChart, grid, percent } from '../ui.js';
-import { TOY_RUNS } from '../model-slots.js';
+import { el, button, field, barChart, grid, percent } from '../widgets/ui.js';
+import { TOY_RUNS } from '../page/model-slots.js';
 
 const SENTENCES = [
   ['the cat is alive', '#2f9e44'], ['the box is empty', '#2f9e44'], ['the cat is empty', '#c2255c'], ['the box is alive', '#c2255c'],

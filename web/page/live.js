@@ -5,7 +5,7 @@
 // that since the run started those requests never took more than SHARE of the time: a big model is
 // watched less often instead of trained more slowly. Each view registers what to redraw.
 import { readSetting, writeSetting } from './url-state.js';
-import { field } from './ui.js';
+import { field } from '../widgets/ui.js';
 
 export const LIVE_CHOICES = [[0, 'off'], [1, 'every 1 s'], [2, 'every 2 s'], [5, 'every 5 s'], [10, 'every 10 s']];
 const DEFAULT_SECONDS = 2;

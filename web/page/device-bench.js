@@ -7,9 +7,9 @@
 // dispatches (per phase too), queue submits, queue writes (uploads) and their bytes; a software adapter's
 // times say little of a GPU's, these counts say what a GPU would be asked to do.
 import { LabClient } from './client.js';
-import { Msg } from './protocol.js';
-import { DEVICE_LABELS, Device } from './device-choice.js';
-import { button, el, field, fmt, readField } from './ui.js';
+import { Msg } from '../shared/protocol.js';
+import { DEVICE_LABELS, Device } from '../shared/device-choice.js';
+import { button, el, field, fmt, readField } from '../widgets/ui.js';
 
 export const BENCH_SIZES = Object.freeze({
   course: { textBytes: 4_000_000, model: {}, batch: undefined, seqLen: undefined },

@@ -1,7 +1,7 @@
 // What the attention walkthrough views (A3, A4, A6, A7, A8) share: the sentence and size fields, and the
 // life of a walkthrough card (controls, a Compute button, the core's walkthrough figure on each press).
 // Kept out of web/views/ so that a view only ever imports shared code, never another view.
-import { button, field } from './ui.js';
+import { button, field } from '../widgets/ui.js';
 
 export function walkthroughControls(card, { dModel = 8, dK = 4, heads = 4 } = {}) {
   const f = {

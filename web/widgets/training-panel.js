@@ -5,9 +5,9 @@
 // of .safetensors checkpoints with their loss history (one trained by the CLI on a GPU is used at once: its
 // settings show in the fields; before any story text is chosen it loads as weights only, its vocabulary
 // being in the file) and the loss log as JSON Lines with the CLI's --log fields. The worker does the work.
-import { Msg } from './protocol.js';
-import { store } from './store.js';
-import { readSetting, writeSetting } from './url-state.js';
+import { Msg } from '../shared/protocol.js';
+import { store } from '../page/store.js';
+import { readSetting, writeSetting } from '../page/url-state.js';
 import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
 
 const AUTOSAVE_MS = 15_000;

@@ -1,7 +1,7 @@
 // Line charts on uPlot: the loss plots (log scale, window-averaged curves over faint raw ones, dashed
 // horizontal reference lines such as the course's 6.55 / 1.0 / 0.50) and small figure plots (waves, the
 // entropy against d_k on a log axis, GELU). Charts follow their container's width; each has a PNG button.
-import uPlot from './vendor/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.esm.js';
 import { pngButton } from './ui.js';
 
 export const PALETTE = ['#1f6fb4', '#d9632b', '#2f9e44', '#8f4fbf', '#c2255c', '#6b6b6b'];

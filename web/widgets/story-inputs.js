@@ -2,8 +2,8 @@
 // the sentence they start from (one word masked, kept in the URL), and a redraw when the picked model is
 // ready.
 import { field } from './ui.js';
-import { urlField } from './url-state.js';
-import { STORY_MODELS } from './model-slots.js';
+import { urlField } from '../page/url-state.js';
+import { STORY_MODELS } from '../page/model-slots.js';
 
 const DEFAULT_SENTENCE = 'lily went to the _ to play with her ball .';
 

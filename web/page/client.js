@@ -4,13 +4,13 @@
 // wait, pings included) is replaced by a fresh one: its pending requests fail with a message saying so and
 // a 'restart' event tells the page to load the module and its saved runs again. A worker whose WebGPU
 // device failed says so (DEVICE_FAILED): a 'device-failed' event, on which the page restarts it on wasm.
-import { Msg } from './protocol.js';
+import { Msg } from '../shared/protocol.js';
 
 const PING_MS = 2_000;
 const MAX_RESTARTS = 5;
 
 export class LabClient extends EventTarget {
-  constructor(workerUrl = new URL('./worker.js', import.meta.url), { unresponsiveMs = 90_000 } = {}) {
+  constructor(workerUrl = new URL('../worker/worker.js', import.meta.url), { unresponsiveMs = 90_000 } = {}) {
     super();
     this.workerUrl = workerUrl;
     this.unresponsiveMs = unresponsiveMs;

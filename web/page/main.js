@@ -6,16 +6,16 @@
 // Lines under it say how much is saved (storage-status.js), when a crashed worker was restarted (runs back
 // to their last save) and when WebGPU failed (a wasm worker takes over; the runs that trained go on).
 import { LabClient } from './client.js';
-import { Msg } from './protocol.js';
-import { Corpus } from './corpus.js';
+import { Msg } from '../shared/protocol.js';
+import { Corpus } from './corpus-text.js';
 import { benchPanel } from './device-bench.js';
-import { BUILD_NAMES, DEVICE_LABELS, Device, describeDevice, isDevice } from './device-choice.js';
+import { BUILD_NAMES, DEVICE_LABELS, Device, describeDevice, isDevice } from '../shared/device-choice.js';
 import { autoTiming, forgetTiming } from './device-race.js';
 import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
 import { StorageStatus } from './storage-status.js';
-import { button, card, el, field, showError } from './ui.js';
+import { button, card, el, field, showError } from '../widgets/ui.js';
 import { readSetting, writeSetting } from './url-state.js';
 
 const client = new LabClient();

@@ -4,7 +4,7 @@
 // them all, and the last failed save (a full quota) said plainly in an alert while the run goes on in
 // memory. Events: 'forget' after the saved data was cleared (panels then know nothing is saved).
 import { askPersistence, store, storageEstimate, storageFailure } from './store.js';
-import { button, el } from './ui.js';
+import { button, el } from '../widgets/ui.js';
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
 

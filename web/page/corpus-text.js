@@ -2,7 +2,7 @@
 // fetched with an HTTP Range request and read as a stream for a progress bar, then kept in IndexedDB so a
 // reload never fetches again. When the fetch fails the page says why and offers the module's built-in
 // stories or a local file. `?corpus=URL` replaces the address (tests point it at a local server).
-import { Msg } from './protocol.js';
+import { Msg } from '../shared/protocol.js';
 import { store } from './store.js';
 import { notText } from './text-check.js';
 

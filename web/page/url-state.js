@@ -1,6 +1,6 @@
 // Settings kept in the page's URL (?b3.steps=3000&c1.rotary=1#C) so a run can be shared by its link.
 // Only values that differ from the defaults are written; the hash keeps naming the section.
-import { field } from './ui.js';
+import { field } from '../widgets/ui.js';
 
 export function readSetting(key) {
   return new URLSearchParams(location.search).get(key);

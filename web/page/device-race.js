@@ -4,7 +4,7 @@
 // (the device benchmark's runs), before the lab's worker loads; auto then takes the faster. The result is
 // kept per adapter and build in localStorage, so a machine pays for the timing once; the banner can forget it.
 import { runBench } from './device-bench.js';
-import { DEVICE_LABELS, Device, adapterName, timingCandidates } from './device-choice.js';
+import { DEVICE_LABELS, Device, adapterName, timingCandidates } from '../shared/device-choice.js';
 
 const KEY = 'tinyformer.device-timing';
 const WARMUP = 1;

@@ -9,8 +9,8 @@
 // chunk); its views (CALL, embedding rows) use a CPU copy refreshed from the device when the run has moved
 // on, and its checkpoints are read asynchronously (readCheckpoint). Those reads and the chunks take turns
 // (inTurn), so a save asked for while a chunk is in flight waits for it, then saves.
-import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from './protocol.js';
-import { Device, adapterName, chooseDevice, isSoftwareAdapter } from './device-choice.js';
+import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from '../shared/protocol.js';
+import { Device, adapterName, chooseDevice, isSoftwareAdapter } from '../shared/device-choice.js';
 import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
 
 const CHUNK_SECONDS = 0.5;
@@ -43,7 +43,7 @@ function moduleInfo() {
 // finished meanwhile is used from the next); null where the page has no such file (then no WebGPU build).
 let builds = null;
 function readBuilds() {
-  builds ||= fetch(new URL('./wasm/builds.json', import.meta.url), { cache: 'no-store' })
+  builds ||= fetch(new URL('../wasm/builds.json', import.meta.url), { cache: 'no-store' })
     .then((response) => (response.ok ? response.json() : null)).catch(() => null);
   return builds;
 }
@@ -52,7 +52,7 @@ const threadsPossible = () => self.crossOriginIsolated === true && typeof Shared
 
 async function loadWrapper() {
   try {
-    return await import('./wasm/tinyformer.js');
+    return await import('../wasm/tinyformer.js');
   } catch (error) {
     throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
   }
