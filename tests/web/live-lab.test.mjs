@@ -88,6 +88,22 @@ test('the story model shows rollout and saliency; the loss log, a PNG and the li
       assert.deepEqual(sal.saliency.shape, [6, 6]);
       for (let r = 0; r < 6; r++) assert.ok(Math.abs(Array.from(sal.saliency.data.slice(r * 6, r * 6 + 6)).reduce((a, b) => a + b) - 1) < 1e-5);
 
+      // An empty sentence, and one longer than the model reads: a message in the reader's words, and no maps
+      // of the sentence before left under it.
+      const sentence = sources.locator('input[type=text]');
+      const kept = await sentence.inputValue();
+      for (const [text, message] of [['', /^the sentence is empty: write a few words, with _ for a masked word$/],
+        [Array(600).fill('lily').join(' '), /^the sentence has 600 words and marks; the diffusion model reads at most 64$/]]) {
+        await sentence.fill(text);
+        await sources.locator('button', { hasText: 'Show' }).click();
+        await page.waitForSelector('#exp-C-sources > .status [role="alert"]');
+        assert.match(await sources.locator('.status [role="alert"]').textContent(), message);
+        assert.equal(await sources.locator('canvas').count(), 0, 'the maps of the sentence before are gone');
+      }
+      await sentence.fill(kept);
+      await sources.locator('button', { hasText: 'Show' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('#exp-C-sources canvas').length === 3, null, { timeout: 30_000 });
+
       // The loss log: one JSON object per step with the CLI's --log fields.
       const [log] = await Promise.all([page.waitForEvent('download'),
         page.locator('.trainer[data-slot="stories-diffusion"] button', { hasText: 'Save the loss log' }).click()]);

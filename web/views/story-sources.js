@@ -16,6 +16,17 @@ function chosenPosition(picked, tokens) {
   return masked >= 0 ? masked : tokens.length - 1;
 }
 
+// The sentence checked in the reader's words before the model sees it: not empty, and no longer than the
+// model reads (the core's own messages name tensor shapes and positions).
+async function checkSentence(ctx, slot, text) {
+  const ids = await ctx.client.call(slot, 'encode', text);
+  if (ids.length === 0) throw new Error('the sentence is empty: write a few words, with _ for a masked word');
+  const max = ctx.models.get(slot)?.config?.maxLength;
+  if (max && ids.length > max) {
+    throw new Error(`the sentence has ${ids.length} words and marks; the ${storyModelName(slot)} model reads at most ${max}`);
+  }
+}
+
 export default {
   id: 'C4',
   key: 'C-sources',
@@ -28,6 +39,7 @@ export default {
     const render = async () => {
       const slot = model.input.value;
       storyModelInfo(ctx, slot);
+      await checkSentence(ctx, slot, sentence.input.value);
       const [a, s] = await Promise.all([ctx.client.call(slot, 'attention', sentence.input.value), ctx.client.call(slot, 'tokenSaliency', sentence.input.value)]);
       const step = ctx.models.get(slot).stepsDone;
       if (position.input.dataset.tokens !== a.tokens.join(' ')) {
@@ -51,7 +63,11 @@ export default {
         grid(heatmap(a.rollout, `rollout through ${a.layers.length} block${a.layers.length > 1 ? 's' : ''}`, { ...opts, cmap: 'purples', yLabels: a.tokens }),
           heatmap(s.saliency, 'gradient saliency (rows: the word written there)', { ...opts, cmap: 'oranges', yLabels: s.written.map((w, i) => `${i}→${w}`) })));
     };
-    const draw = () => card.busy(render, 'Taking gradients…');
+    // A sentence that fails leaves no maps of an earlier one under its message.
+    const draw = () => card.busy(() => render().catch((error) => {
+      card.output.replaceChildren();
+      throw error;
+    }), 'Taking gradients…');
     position.input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, position.wrap, button('Show', draw));
     drawWhenReady(ctx, model, draw);
