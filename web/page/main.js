@@ -26,14 +26,18 @@ const banner = document.getElementById('module-status');
 banner.after(storage.node);
 storage.start();
 const mounted = new Set();
-let wantedDevice = isDevice(readSetting('device')) ? readSetting('device') : Device.AUTO;  // wasm after a fallback
+const askedDevice = readSetting('device');  // ?device= as written; one that is no device means auto
+const chosenDevice = isDevice(askedDevice) ? askedDevice : Device.AUTO;
+let wantedDevice = chosenDevice;  // wasm after a fallback
 
 function describeModule(info) {
   const build = info.threaded ? `threaded build, ${info.threads} of ${info.maxThreads} threads` : 'single-threaded build';
   const isolation = info.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (threads need COOP/COEP headers)';
   const skipped = info.deviceWhy ? ` (${wantedDevice === Device.AUTO ? 'auto' : `not ${DEVICE_LABELS[wantedDevice]}`}: ${info.deviceWhy})` : '';
   const adapter = info.adapter && info.device !== Device.WEBGPU ? ` WebGPU adapter: ${info.adapter}.` : '';
-  return `Device: ${describeDevice(info)}${skipped}.${adapter} WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
+  const unknown = askedDevice !== null && !isDevice(askedDevice)
+    ? ` ?device=${askedDevice} is not a device (${Object.keys(DEVICE_LABELS).join(', ')}): auto chose.` : '';
+  return `Device: ${describeDevice(info)}${skipped}.${unknown}${adapter} WebAssembly ${info.version}: ${build}, SIMD, ${isolation}.`;
 }
 
 // The builds npm start is still making (it serves the page as soon as the first is ready): named in the
@@ -62,7 +66,7 @@ function buildsNote(info) {
 // The device selector: a new choice goes into the URL and reloads the page (runs come back from their saves).
 function devicePicker() {
   const options = Object.entries(DEVICE_LABELS);
-  const { wrap, input } = field('device', { kind: 'select', value: readSetting('device') || Device.AUTO, options, name: 'device' });
+  const { wrap, input } = field('device', { kind: 'select', value: chosenDevice, options, name: 'device' });
   input.addEventListener('change', () => {
     writeSetting('device', input.value, Device.AUTO);
     location.reload();

@@ -8,7 +8,7 @@
 import { Msg } from '../shared/protocol.js';
 import { store } from '../page/store.js';
 import { readSetting, writeSetting } from '../page/url-state.js';
-import { el, button, field, readField, showError, fmt, saveFile } from './ui.js';
+import { el, button, field, intOf, readField, showError, fmt, saveFile } from './ui.js';
 
 const AUTOSAVE_MS = 15_000;
 const REFUSALS = ['skipped-step', 'not-finite'];  // TinyformerError kinds: the core refused a diverged run
@@ -23,13 +23,30 @@ const FIELDS = {
     label: 'blocks (enc = dec)', get: (c) => c.model.encoderLayers,
     set: (c, v) => ((c.model.encoderLayers = v), (c.model.decoderLayers = v)), min: 1,
   },
-  steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), min: 1 },
-  lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), min: 0, step: 'any' },
-  batch: { label: 'batch', get: (c) => c.batch, set: (c, v) => (c.batch = v), min: 1 },
+  // The maxima of steps, batch and lr are the core's (TrainConfig::validate): a field says so as it is changed.
+  steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), min: 1, max: 100_000_000 },
+  lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), min: 0, max: 10, step: 'any' },
+  batch: { label: 'batch', get: (c) => c.batch, set: (c, v) => (c.batch = v), min: 1, max: 65536 },
   seed: { label: 'seed', get: (c) => c.seed, set: (c, v) => (c.seed = v), min: 0 },
   causal: { label: 'causal (left to right)', kind: 'checkbox', get: (c) => c.model.causal, set: (c, v) => (c.model.causal = v) },
   rotary: { label: 'rotary positions', kind: 'checkbox', get: (c) => c.model.rotary, set: (c, v) => (c.model.rotary = v) },
 };
+
+// A field's value within its own bounds, else a readable error naming them (the same on a change and at
+// Start); the input is marked invalid until it is right. Whole numbers but for a field of step 'any'
+// (the learning rate: a number strictly between its bounds).
+function fieldValue(key, input) {
+  const f = FIELDS[key];
+  if (input.type !== 'number') return readField(input);
+  if (f.step !== 'any') return intOf(input, f.label, f.min, f.max ?? 2 ** 31);
+  const v = readField(input);
+  if (!(v > f.min && v < f.max)) {
+    input.setAttribute('aria-invalid', 'true');
+    throw new Error(`${f.label} must be a number above ${f.min} and below ${f.max}`);
+  }
+  input.removeAttribute('aria-invalid');
+  return v;
+}
 
 export class TrainingPanel {
   // options: slot, name (legend), task, kind, fields, overrides (changes to the course defaults), urlKey,
@@ -85,7 +102,7 @@ export class TrainingPanel {
       const fromUrl = readSetting(`${this.o.urlKey}.${key}`);
       const base = f.get(this.defaults);
       const value = fromUrl === null ? base : f.kind === 'checkbox' ? fromUrl === '1' : Number(fromUrl);
-      const { wrap, input } = field(f.label, { kind: f.kind || 'number', value, min: f.min, step: f.step, name: key });
+      const { wrap, input } = field(f.label, { kind: f.kind || 'number', value, min: f.min, max: f.max, step: f.step, name: key });
       input.addEventListener('change', () => this.settingChanged(key, input));
       this.inputs[key] = input;
       settings.append(wrap);
@@ -111,13 +128,13 @@ export class TrainingPanel {
   }
 
   settingChanged(key, input) {
-    const value = readField(input);
-    if (input.type === 'number' && !(Number.isFinite(value) && value >= (FIELDS[key].min ?? -Infinity))) {
-      showError(this.status, new Error(`${FIELDS[key].label} must be a number${FIELDS[key].min !== undefined ? ` ≥ ${FIELDS[key].min}` : ''}`));
-      input.setAttribute('aria-invalid', 'true');
+    let value;
+    try {
+      value = fieldValue(key, input);
+    } catch (error) {
+      showError(this.status, error);
       return;
     }
-    input.removeAttribute('aria-invalid');
     this.status.replaceChildren();
     this.status.classList.remove('error');
     const shown = input.type === 'checkbox' ? (value ? '1' : '0') : value;
@@ -129,11 +146,7 @@ export class TrainingPanel {
   // The TrainConfig the settings describe (throws a readable error for a bad value).
   config() {
     const c = structuredClone(this.defaults);
-    for (const [key, input] of Object.entries(this.inputs)) {
-      const value = readField(input);
-      if (input.type === 'number' && !Number.isFinite(value)) throw new Error(`${FIELDS[key].label} must be a number`);
-      FIELDS[key].set(c, value);
-    }
+    for (const [key, input] of Object.entries(this.inputs)) FIELDS[key].set(c, fieldValue(key, input));
     return c;
   }
 
