@@ -184,10 +184,17 @@ function layersOf(figure, prefix) {
   return out;
 }
 
+// The sorter's input as int32s for the core, which checks the digits' range and count. What is not a whole
+// number within int32 is refused here, quoted as written: Int32Array would read "x" as 0 and wrap
+// 9876543210 to another number.
 function digitsOf(digits) {
-  if (typeof digits === 'string') return Int32Array.from(digits.trim().split(/[\s,]+/).filter(Boolean), Number);
-  if (Array.isArray(digits) || ArrayBuffer.isView(digits)) return Int32Array.from(digits);
-  fail('digits must be a string like "7 2 9 0 4 4 1 8 3 6" or an array of numbers');
+  let items;
+  if (typeof digits === 'string') items = digits.trim().split(/[\s,]+/).filter(Boolean);
+  else if (Array.isArray(digits) || ArrayBuffer.isView(digits)) items = Array.from(digits);
+  else fail('digits must be a string like "7 2 9 0 4 4 1 8 3 6" or an array of numbers');
+  const bad = items.find((x) => !Number.isInteger(Number(x)) || Math.abs(Number(x)) >= 2 ** 31 || (typeof x === 'string' && !/^-?\d+$/.test(x)));
+  if (bad !== undefined) fail(`digits must be whole numbers like "7 2 9 0 4 4 1 8 3 6": "${bad}" is not a digit`);
+  return Int32Array.from(items, Number);
 }
 
 function bytesOf(bytes) {

@@ -180,6 +180,10 @@ describeBuilds('API', (lab) => {
       assertRowsSumToOne(sal.saliency);
       const sorted = run.sortDigits(digits);
       assert.equal(sorted.correct, JSON.stringify(sorted.output) === JSON.stringify([0, 1, 2, 3, 4, 4, 6, 7, 8, 9]));
+      // What is not a whole number is refused as written, not read as 0 or wrapped to 32 bits.
+      assert.throws(() => run.sortDigits('x 2 9 0 4 4 1 8 3 6'), /^TinyformerError: digits must be whole numbers like "7 2 9 0 4 4 1 8 3 6": "x" is not a digit$/);
+      assert.throws(() => run.sortDigits('9876543210 2 9 0 4 4 1 8 3 6'), /: "9876543210" is not a digit$/);
+      assert.throws(() => run.saliency([7.5, 2, 9, 0, 4, 4, 1, 8, 3, 6]), /: "7.5" is not a digit$/);
       const e = run.evaluate(1);
       assert.equal(e.sequences, 2000);
       assert.ok(e.digitAccuracy >= 0 && e.digitAccuracy <= 1);

@@ -1,10 +1,13 @@
 // Fields checked as they are changed, in the reader's words: a training panel's number out of its own
 // bounds is marked invalid at once, with the message Start would give; a device that is not one leaves the
-// selector on auto and the banner says so.
+// selector on auto and the banner says so; the sorter's digit fields refuse what is not a digit as written,
+// and "Sort mine" shows its latest result alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { withLab, waitForModule, panelButton } from './lab-browser.mjs';
+import { withLab, waitForModule, waitForPanel, panelButton } from './lab-browser.mjs';
+
+const alertOf = (page, selector) => page.locator(`${selector} .status [role="alert"]`).textContent();
 
 test('a field out of its bounds is marked at the change, as Start would say it; an unknown device leaves auto, said', () => withLab({}, async ({ page, errors, failedRequests, lab }) => {
   await page.goto(`${lab.url}?device=bogus#D`);
@@ -30,3 +33,25 @@ test('a field out of its bounds is marked at the change, as Start would say it; 
   assert.deepEqual(failedRequests, []);
 }));
 
+test('the sorter\'s digits refuse what is not a digit as written, and "Sort mine" shows its latest result alone', () => withLab({}, async ({ page, errors, lab }) => {
+  await page.goto(`${lab.url}?d1.steps=2#D`);
+  await waitForModule(page);
+  await panelButton(page, 'sorter', 'Start').click();
+  await waitForPanel(page, 'sorter', { state: 'done', minStep: 2 });
+  const digits = page.locator('#exp-D2 input[type=text]');
+  const sortMine = page.locator('#exp-D2 button', { hasText: 'Sort mine' });
+  for (const [typed, bad] of [['x 2 9 0 4 4 1 8 3 6', 'x'], ['9876543210 2 9 0 4 4 1 8 3 6', '9876543210']]) {
+    await digits.fill(typed);
+    await sortMine.click();
+    await page.waitForFunction((b) => document.querySelector('#exp-D2 > .status [role="alert"]')?.textContent.includes(`"${b}"`), bad);
+    assert.match(await alertOf(page, '#exp-D2 >'), new RegExp(`digits must be whole numbers like "7 2 9 0 4 4 1 8 3 6": "${bad}" is not a digit$`));
+  }
+  await digits.fill('3 1 2 0 4 4 1 8 3 6');
+  for (let i = 0; i < 3; i++) {
+    await sortMine.click();
+    await page.waitForFunction(() => document.querySelectorAll('#exp-D2 .your-digits .mono').length === 1);
+  }
+  assert.match(await page.locator('#exp-D2 .your-digits').textContent(), /^in {2}\[3 1 2 0 4 4 1 8 3 6\]/);
+  assert.equal(await page.locator('#exp-D2 .mono', { hasText: 'in  [3 1 2 0 4 4 1 8 3 6]' }).count(), 1, 'one result, not one per press');
+  assert.deepEqual(errors, []);
+}));

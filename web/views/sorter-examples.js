@@ -22,13 +22,16 @@ export default {
         ['of', `${r.sequences} fresh inputs, sorter at step ${info.stepsDone ?? '?'}`],
       ]), ...r.examples.map(example));
     }, 'Sorting 2000 inputs…');
+    const yours = el('div', { class: 'your-digits' });  // the last "Sort mine", replaced by the next
     const mine = () => card.busy(async () => {
+      yours.replaceChildren();
       const r = await ctx.client.call(SORTER, 'sortDigits', digits.input.value);
-      card.output.append(example(r));
+      yours.replaceChildren(example(r));
     }, 'Sorting…');
     const live = el('div', { class: 'mono live-sample' });
     card.controls.append(button('Evaluate', evaluate), digits.wrap, button('Sort mine', mine));
     card.node.insertBefore(live, card.output);
+    card.node.insertBefore(yours, card.output);
     ctx.models.onReady(SORTER, evaluate);
     ctx.live.watch([SORTER], async () => {
       const r = await ctx.client.call(SORTER, 'sortDigits', digits.input.value);
