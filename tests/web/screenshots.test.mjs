@@ -1,5 +1,6 @@
 // Screenshots of every section (test-artifacts/web/*.png) at 1280×800 after short training runs, and at a
-// phone's width, where nothing may stick out sideways. Every control is reachable from the keyboard.
+// phone's width, where nothing may stick out sideways nor scroll sideways inside (the benchmark's table
+// included) and checkboxes are a finger's size. Every control is reachable from the keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -50,13 +51,27 @@ test('every section, trained a little, as screenshots at 1280×800', () => withL
   assert.deepEqual(errors, []);
 }));
 
+// The boxes of the header and a section that scroll sideways within themselves (a table wider than its
+// scrolling wrapper), as "id class: content width > box width".
+const sidewaysInside = (page, section) => page.evaluate((s) => [...document.querySelectorAll(`header *, #section-${s} *`)]
+  .filter((n) => n.scrollWidth > n.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(n).overflowX))
+  .map((n) => `${n.closest('[id]')?.id} ${n.className}: ${n.scrollWidth} > ${n.clientWidth}`), section);
+
+// Visible checkboxes smaller than 24 × 24 px (the smallest target WCAG 2.2 allows).
+const smallCheckboxes = (page, section) => page.evaluate((s) => [...document.querySelectorAll(`header input[type=checkbox], #section-${s} input[type=checkbox]`)]
+  .map((n) => n.getBoundingClientRect()).filter((r) => r.width > 0 && (r.width < 24 || r.height < 24))
+  .map((r) => `${r.width} × ${r.height}`), section);
+
 test('at a phone\'s width nothing sticks out sideways, and the keyboard reaches the controls', () => withLab({ corpus: smallStories(), launchOptions: { width: 390, height: 844 } }, async ({ page, errors, lab, corpus }) => {
   await page.goto(`${lab.url}?corpus=${encodeURIComponent(corpus.url)}#A`);
   await waitForModule(page);
+  await page.evaluate(() => (document.getElementById('device-bench').open = true));  // its table too
   for (const section of ['A', 'B', 'C', 'D']) {
     await show(page, section);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `section ${section} is ${overflow}px wider than the screen`);
+    assert.deepEqual(await sidewaysInside(page, section), [], `section ${section} scrolls sideways inside`);
+    assert.deepEqual(await smallCheckboxes(page, section), [], `section ${section}'s checkboxes are too small for a finger`);
     await screenshot(page, `phone-section-${section}`);
   }
   await show(page, 'B');

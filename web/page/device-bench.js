@@ -106,8 +106,9 @@ export function benchPanel(ctx) {
   const steps = field('steps', { value: 10, min: 1, name: 'bench-steps' });
   const body = el('tbody');
   const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  const table = el('table', { class: 'bench-table' },
-    el('thead', {}, el('tr', {}, ...['device', 'loss', 'tokens/s', 'GFLOP/s', 'seconds', ...COUNT_HEADINGS].map((h) => el('th', {}, h)))), body);
+  const headings = ['device', 'loss', 'tokens/s', 'GFLOP/s', 'seconds', ...COUNT_HEADINGS];
+  const table = el('table', { class: 'bench-table' }, el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', {}, h)))), body);
+  const labelled = (cells) => cells.map((td, i) => ((td.dataset.label = headings[i]), td));  // a phone shows each cell's heading
   const run = button('Run the benchmark', async () => {
     run.disabled = true;
     body.replaceChildren();
@@ -115,11 +116,11 @@ export function benchPanel(ctx) {
     try {
       await runBench({
         devices: benchDevices(ctx.module), size: readField(size.input), steps: readField(steps.input),
-        onRow: (r) => body.append(el('tr', { dataset: { result: JSON.stringify(r) } },
+        onRow: (r) => body.append(el('tr', { dataset: { result: JSON.stringify(r) } }, ...labelled([
           el('td', {}, r.device === Device.WEBGPU ? `WebGPU (${r.adapter})` : r.device === Device.WASM_THREADS ? `${DEVICE_LABELS[r.device]} (${r.threads})` : DEVICE_LABELS[r.device]),
           el('td', {}, r.causal ? 'causal' : 'diffusion'), el('td', {}, fmt(r.tokensPerSecond, 4)),
           el('td', {}, fmt(r.gflopsPerSecond, 3)), el('td', {}, fmt(r.seconds, 3)),
-          ...countCells(r.perStep).map((c, i) => el('td', { title: i === 0 && r.perStep ? phaseWords(r.perStep) : null }, c)))),
+          ...countCells(r.perStep).map((c, i) => el('td', { title: i === 0 && r.perStep ? phaseWords(r.perStep) : null }, c))]))),
       });
       status.textContent = 'Done: each row is one device training the same model from the same seed.';
     } catch (error) {

@@ -33,16 +33,18 @@ export default {
     const draw = () => card.busy(async () => {
       const s = seed.whole();
       const [causal, full] = [await check(ctx, true, s), await check(ctx, false, s)];
-      const row = (name, gaps, expectSame) => el('tr', {}, el('td', {}, name), ...gaps.map((g, t) =>
-        el('td', { class: 'num' }, fmt(g), ' ', verdict(expectSame(t) ? g < 1e-6 : g > 1e-6, expectSame(t) ? 'same' : 'differs', expectSame(t) ? 'differs' : 'same'))));
+      // One row per position (a phone's width holds two columns of numbers, not four).
+      const cell = (g, same) => el('td', { class: 'num' }, fmt(g), ' ', verdict(same ? g < 1e-6 : g > 1e-6, same ? 'same' : 'differs', same ? 'differs' : 'same'));
+      const row = (t) => el('tr', {}, el('th', { scope: 'row' }, `${t + 1}: ${A.split(' ')[t]} / ${B.split(' ')[t]}`),
+        cell(causal.gaps[t], t < 3), cell(full.gaps[t], false));
       const layer = causal.att.layers[0];
       const rowSums = [];
       const [, T] = layer.shape;
       for (let i = 0; i < T; i++) rowSums.push(slice(layer, 0).data.subarray(i * T, (i + 1) * T).reduce((a, b) => a + b, 0));
       card.output.replaceChildren(el('div', { class: 'table-wrap' }, el('table', {},
-        el('caption', {}, `largest logit difference per position, "${A}" vs "${B}"`),
-        el('thead', {}, el('tr', {}, el('th', {}, 'MyTransformer(14, 32, 2, 2)'), ...A.split(' ').map((w, t) => el('th', { class: 'num' }, `${t + 1}: ${w} / ${B.split(' ')[t]}`)))),
-        el('tbody', {}, row('causal=True', causal.gaps, (t) => t < 3), row('causal=False', full.gaps, () => false)))),
+        el('caption', {}, `MyTransformer(14, 32, 2, 2): largest logit difference per position, "${A}" vs "${B}"`),
+        el('thead', {}, el('tr', {}, el('th', {}, 'position'), el('th', { class: 'num' }, 'causal=True'), el('th', { class: 'num' }, 'causal=False'))),
+        el('tbody', {}, ...causal.gaps.map((_, t) => row(t))))),
       grid(heatmap(slice(layer, 0), 'causal attention, block 0 head 0', { vmin: 0, vmax: 1, xLabels: causal.att.tokens, yLabels: causal.att.tokens, maxCell: 56 }),
         el('p', {}, 'row sums: ', rowSums.map((v) => fmt(v, 6)).join('  '), ' ', verdict(rowSums.every((v) => Math.abs(v - 1) < 1e-5)))));
     }, 'Comparing…');
