@@ -48,6 +48,14 @@ function fieldValue(key, input) {
   return v;
 }
 
+// Seconds as the reader says them: "40 s", "12 min 5 s", "1 h 25 min".
+function duration(seconds) {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
 export class TrainingPanel {
   // options: slot, name (legend), task, kind, fields, overrides (changes to the course defaults), urlKey,
   // chart (LossChart), needsCorpus, causalRequired (uploads), adjustConfig(config) and afterCreate(info)
@@ -178,7 +186,7 @@ export class TrainingPanel {
       ['step', this.stepsDone === undefined ? '–' : `${this.stepsDone} / ${this.targetSteps()}`],
       [`loss (last ${this.o.chart.window})`, fmt(avg, 4)], ['tokens/s', fmt(p.tokensPerSecond, 3)],
       ['GFLOP/s', fmt(p.gflopsPerSecond, 3)], ['threads', p.threads ?? this.ctx.module?.threads ?? '–'],
-      ['saved', this.savedStep === null ? 'not yet' : `step ${this.savedStep}`],
+      ['time left', this.timeLeft()], ['saved', this.savedStep === null ? 'not yet' : `step ${this.savedStep}`],
     ];
     if (p.skippedSteps !== undefined) items.push(['skipped steps', String(p.skippedSteps)]);
     this.stats.replaceChildren(...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
@@ -207,8 +215,10 @@ export class TrainingPanel {
       this.clearPoison();
       this.clearLosses();
       this.stepsDone = 0;
+      this.lastProgress = null;  // nothing of the run before stays on show while the first steps run
       this.status.textContent = `New run: ${info.parameters.toLocaleString('en')} parameters.`;
       this.setState('starting', info);
+      this.showStats({});
       await this.store();
       await this.train();
     });
@@ -221,17 +231,19 @@ export class TrainingPanel {
 
   async train() {
     this.setState('training');
-    this.started = performance.now();
+    this.started = { at: performance.now(), step: this.stepsDone ?? 0 };
     const restarts = this.ctx.client.restarts;
     try {
       const result = await this.ctx.client.request(Msg.TRAIN, { slot: this.o.slot, until: this.targetSteps() },
         { onProgress: (p) => this.onProgress(p) });
       this.stepsDone = result.step ?? this.stepsDone;
+      if (this.asked) this.status.textContent = `${this.asked === 'stop' ? 'Stopped' : 'Paused'} at step ${this.stepsDone}.`;
       this.setState(result.state === 'finished' ? 'done' : result.state);
     } catch (error) {
       this.setState('paused');
       throw error;
     } finally {
+      this.asked = null;
       this.showStats(this.lastProgress || {});
       if (this.ctx.client.restarts === restarts) await this.store();
     }
@@ -252,6 +264,7 @@ export class TrainingPanel {
   }
 
   async pause() {
+    this.askToEnd('pause');
     await this.guard(() => this.ctx.client.request(Msg.PAUSE, { slot: this.o.slot }));
   }
 
@@ -261,7 +274,23 @@ export class TrainingPanel {
       await this.store();
       return;
     }
+    this.askToEnd('stop');
     await this.guard(() => this.ctx.client.request(Msg.STOP, { slot: this.o.slot }));
+  }
+
+  // The worker ends a run between two chunks of steps, which can take seconds: the panel says it is on its
+  // way at once, and the buttons wait.
+  askToEnd(what) {
+    this.asked = what;
+    this.status.textContent = `${what === 'stop' ? 'Stopping' : 'Pausing'} after the steps under way…`;
+    this.buttons.pause.disabled = this.buttons.stop.disabled = true;
+  }
+
+  // Time left at the rate measured since this training began (steps per second, the first chunk included).
+  timeLeft() {
+    if (this.state !== 'training' || !this.started || !(this.stepsDone > this.started.step)) return this.state === 'training' ? 'measuring…' : '–';
+    const rate = (this.stepsDone - this.started.step) / ((performance.now() - this.started.at) / 1000);
+    return duration((this.targetSteps() - this.stepsDone) / rate);
   }
 
   // Saves the run (checkpoint bytes and loss history) so a reload resumes it. The core refuses a run that
