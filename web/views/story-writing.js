@@ -12,6 +12,8 @@ const PRESETS = [
   ['C3: fill in the middle', { prompt: 'one day , lily went to the park .', suffix: 'and they were all happy .', count: 3 }],
   ['C7: once upon a time', { prompt: 'once upon a time', suffix: '', count: 5 }],
 ];
+const FIXED_END = 'Fill in the middle needs an undiffusing sampler: writing left to right cannot keep a fixed ending. ' +
+  'Choose the diffusion model, or an undiffuse sampler.';
 
 // Per position, the frame at which it appears (0 = there from the start).
 function revealFrames(story, fixedPrefix) {
@@ -91,6 +93,9 @@ export default {
       const used = sampler.input.value || (causal ? 'left-to-right' : 'undiffuse');
       nums.topK.wrap.hidden = used !== 'left-to-right';
       suffix.wrap.hidden = used === 'left-to-right';
+      // A preset with a fixed ending is not offered to a sampler that would drop it; the card says why.
+      presets.forEach((b, i) => (b.disabled = used === 'left-to-right' && Boolean(PRESETS[i][1].suffix)));
+      presetNote.hidden = used !== 'left-to-right';
       if (info && info.config) nums.length.input.max = String(info.config.maxLength);
     };
     const options = () => {
@@ -138,6 +143,7 @@ export default {
       sample.replaceChildren(el('p', { class: 'story-meta' }, `Live sample at step ${step} (${written.sampler}, ${story.networkCalls} network calls):`),
         el('p', { class: 'sample-story', dataset: { text: story.text } }, story.text));
     };
+    const presetNote = el('p', { class: 'notice preset-note' }, FIXED_END);
     const presets = PRESETS.map(([label, p]) => button(label, () => {
       prompt.input.value = p.prompt;
       suffix.input.value = p.suffix;
@@ -150,7 +156,7 @@ export default {
     ctx.models.addEventListener('change', (event) => event.detail.slot === model.input.value && fit());
     fit();
     card.controls.append(model.wrap, sampler.wrap, prompt.wrap, suffix.wrap, ...Object.values(nums).map((f) => f.wrap));
-    card.output.append(el('div', { class: 'buttons' }, button('Write', write, { class: 'primary' }), ...presets), sample, result);
+    card.output.append(el('div', { class: 'buttons' }, button('Write', write, { class: 'primary' }), ...presets), presetNote, sample, result);
     ctx.live.watch(STORY_MODELS.map((m) => m.slot), liveSample);
   },
 };
