@@ -1,6 +1,7 @@
 // "Where the time goes" in the browser: before any training the view says so; while the toy transformer
 // trains (in section B), the view in section C redraws by itself with the kernel stems of that run, its
-// profiled step count growing between two redraws.
+// profiled step count growing between two redraws; each stem's total stands alone, its forward and
+// backward parts on a line below; the backend is named as WebAssembly; a reload shows the last profile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -17,8 +18,11 @@ async function profileShown(page, minSteps) {
     const p = document.querySelector('#exp-C-time .time-profile');
     const bars = [...p.querySelectorAll('figure.bars')].map((f) => [...f.querySelectorAll('.bar-row')].map((r) => ({
       label: r.querySelector('.bar-label').textContent, value: r.querySelector('.bar-value').textContent,
+      note: r.querySelector('.bar-note')?.textContent, valueTop: r.querySelector('.bar-value').getBoundingClientRect().top,
+      noteTop: r.querySelector('.bar-note')?.getBoundingClientRect().top,
     })));
-    return { slot: p.dataset.slot, steps: Number(p.dataset.steps), stems: bars[0], phases: bars[1] };
+    const facts = Object.fromEntries([...p.querySelectorAll('.facts dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+    return { slot: p.dataset.slot, steps: Number(p.dataset.steps), stems: bars[0], phases: bars[1], facts };
   });
 }
 
@@ -43,7 +47,13 @@ test('the time view shows the stems of the running model and redraws while it tr
     assert.equal(first.slot, SLOT);
     const labels = first.stems.map((s) => s.label);
     for (const stem of ['gemm', 'attention', 'layer_norm', 'embedding', 'optimizer']) assert.ok(labels.includes(stem), `${stem} in ${labels}`);
-    for (const s of first.stems) assert.match(s.value, /^[\d.,e+-]+ ms fwd [\d.,e+-]+ · bwd [\d.,e+-]+$/);
+    // A stem's total alone in the value column; its forward and backward parts on their own line below it.
+    for (const s of first.stems) {
+      assert.match(s.value, /^[\d.,e+-]+ ms$/);
+      assert.match(s.note, /^forward [\d.,e+-]+ ms · backward [\d.,e+-]+ ms$/);
+      assert.ok(s.noteTop > s.valueTop, 'the note is under the value, not beside it');
+    }
+    assert.match(first.facts.backend, /^WebAssembly SIMD \(the CPU kernels, compiled to wasm\)/);
     assert.deepEqual(first.phases.map((p) => p.label), ['batch', 'forward', 'backward', 'optimizer', 'copies', 'other']);
     const later = await profileShown(page, first.steps + 1);  // a live redraw, not a click
     assert.ok(later.steps > first.steps);
@@ -51,6 +61,14 @@ test('the time view shows the stems of the running model and redraws while it tr
     await page.evaluate(() => { location.hash = '#B'; });
     await page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: 'Stop' }).click();
     await waitForPanel(page, SLOT, { state: 'stopped' });
+
+    // A reload starts a worker with no profile: the last one is shown, said to be from before the load.
+    await page.reload();
+    await waitForModule(page);
+    await page.evaluate(() => { location.hash = '#C'; });
+    const kept = await profileShown(page, later.steps);
+    assert.equal(kept.slot, SLOT);
+    assert.match(kept.facts.model, new RegExp(`^${SLOT}, as profiled on .+ \\(before this page was loaded\\)$`));
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

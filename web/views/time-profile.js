@@ -1,7 +1,9 @@
 // Where the time goes: the kernel stems of the model training now (or trained last), as milliseconds per
 // step with their forward and backward parts, and the step's phases. The worker profiles its training
-// chunks only; this view asks for the profile and redraws while the run trains.
+// chunks only; this view asks for the profile and redraws while the run trains, and keeps the last one
+// for the next visit (a reload starts a worker with no profile).
 import { Msg } from '../shared/protocol.js';
+import { store } from '../page/store.js';
 import { el, button, facts, barChart, fmt } from '../widgets/ui.js';
 import { TOY_RUNS, STORY_MODELS, SORTER } from '../page/model-slots.js';
 
@@ -15,7 +17,7 @@ function stemChart(profile, perStep) {
   return barChart(profile.stems.slice(0, TOP_STEMS).map((s) => ({
     label: s.stem,
     value: (s.forwardMs + s.backwardMs + s.otherMs) / perStep,
-    note: `fwd ${fmt(s.forwardMs / perStep, 2)} · bwd ${fmt(s.backwardMs / perStep, 2)}`,
+    note: `forward ${ms(s.forwardMs / perStep)} · backward ${ms(s.backwardMs / perStep)}`,
   })), { max: stepMs, format: ms, caption: 'Kernel time per step, by kernel stem (bar: share of the step)' });
 }
 
@@ -24,16 +26,20 @@ function phaseChart(profile, perStep) {
   return barChart(phases, { max: profile.stepMs / perStep, format: ms, caption: 'The step, by phase' });
 }
 
-function render(output, { slot, profile }) {
+// The backends in the reader's words: on the page the CPU backend is WebAssembly (its SSE4.1 kernels are
+// compiled to wasm SIMD128), which its native name "cpu-sse4.1" hides.
+const backendWords = (names) => names.replace(/\bcpu-sse4\.1\b/g, 'WebAssembly SIMD (the CPU kernels, compiled to wasm)');
+
+function render(output, { slot, profile, savedAt }) {
   const perStep = Math.max(profile.steps, 1);
   const kernelMs = profile.stems.reduce((sum, s) => sum + s.forwardMs + s.backwardMs + s.otherMs, 0);
   output.replaceChildren(el('div', { class: 'time-profile', dataset: { slot, steps: String(profile.steps) } },
     facts([
-      ['model', slot],
+      ['model', savedAt ? `${slot}, as profiled on ${new Date(savedAt).toLocaleString('en')} (before this page was loaded)` : slot],
       ['steps profiled', profile.steps.toLocaleString('en')],
       ['time per step', ms(profile.stepMs / perStep)],
       ['in kernels', `${fmt((100 * kernelMs) / Math.max(profile.stepMs, 1e-9), 3)} %`],
-      ['backend', profile.backends],
+      ['backend', backendWords(profile.backends)],
     ]),
     profile.enqueueOnly ? el('p', {}, 'The device runs asynchronously: kernel times are the time to enqueue the work.') : null,
     stemChart(profile, perStep), phaseChart(profile, perStep)));
@@ -47,13 +53,17 @@ export default {
     'how the step splits into drawing the batch, the forward pass, the backward pass and the optimizer. Train ' +
     'any model on this page and watch; change the width or the vocabulary and see the bars move.',
   mount(card, ctx) {
+    // The worker's profile, kept for the next visit; after a reload (a new worker) the kept one is shown.
     const draw = () => card.busy(async () => {
       const reply = await ctx.client.request(Msg.PROFILE, {});
-      if (!reply || reply.profile.steps === 0) {
-        card.output.replaceChildren(el('p', {}, 'No model has trained yet: train one (here, in B or in D) and its profile appears here.'));
+      if (reply && reply.profile.steps > 0) {
+        render(card.output, reply);
+        await store.put('meta', 'time-profile', { ...reply, savedAt: Date.now() }).catch(() => {});
         return;
       }
-      render(card.output, reply);
+      const kept = await store.get('meta', 'time-profile').catch(() => null);
+      if (kept) render(card.output, kept);
+      else card.output.replaceChildren(el('p', {}, 'No model has trained yet: train one (here, in B or in D) and its profile appears here.'));
     }, 'Reading the profile…');
     card.controls.append(button('Refresh', draw));
     for (const slot of RUN_SLOTS) ctx.models.onReady(slot, draw);

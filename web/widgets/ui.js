@@ -79,14 +79,15 @@ export function showError(status, error) {
   status.replaceChildren(el('span', { role: 'alert' }, error && error.message ? error.message : String(error)));
 }
 
-// Horizontal bars. items: [{label, value, note?, colour?}]; value in [0, max].
+// Horizontal bars. items: [{label, value, note?, colour?}]; value in [0, max]. A note goes on a line of
+// its own under the bar, so the value column holds the bar's value alone, whatever the width.
 export function barChart(items, { max = 1, format = (v) => `${(v * 100).toFixed(1)} %`, caption } = {}) {
   const rows = items.map((item) => el('div', { class: 'bar-row' },
     el('span', { class: 'bar-label' }, item.label),
     el('span', { class: 'bar-track' }, el('span', {
       class: 'bar-fill', style: `width:${Math.max(0, Math.min(100, (100 * item.value) / max))}%;${item.colour ? `background:${item.colour}` : ''}`,
     })),
-    el('span', { class: 'bar-value' }, format(item.value), item.note ? el('small', {}, ` ${item.note}`) : null)));
+    el('span', { class: 'bar-value' }, format(item.value)), item.note ? el('small', { class: 'bar-note' }, item.note) : null));
   return el('figure', { class: 'bars' }, caption ? el('figcaption', {}, caption) : null, ...rows);
 }
 
