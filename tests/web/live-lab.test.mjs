@@ -181,6 +181,21 @@ test('a checkpoint made elsewhere opens before any story text; C10 refuses its v
       const shown = await panel.locator('input[type=number]').evaluateAll((inputs) => Object.fromEntries(inputs.map((i) => [i.name, i.value])));
       assert.deepEqual([shown.dim, shown.heads, shown.layers, shown.length], ['24', '2', '1', '48']);
 
+      // A reload brings it back as it was, weights only at step 3, with no story text; leaving had nothing
+      // unsaved to warn about.
+      const wouldWarn = () => page.evaluate(() => {
+        const leaving = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(leaving);
+        return leaving.defaultPrevented;
+      });
+      assert.equal(await wouldWarn(), false, 'a file loaded as weights is not unsaved training');
+      await page.reload();
+      await waitForModule(page);
+      await waitForPanel(page, 'stories-causal', { state: 'loaded' });
+      assert.match(await panel.locator('.stats dd').first().textContent(), /^3 \/ \d+$/);
+      assert.equal(await panel.locator('.status').textContent(), 'Restored the run saved at step 3.');
+      assert.equal(await wouldWarn(), false);
+
       // It writes with its own words, and no longer than it can read.
       await page.locator('#exp-C-write select').first().selectOption('stories-causal');
       assert.equal(await page.locator('#exp-C-write input[type=number]').first().getAttribute('max'), '48');

@@ -82,7 +82,8 @@ export class TrainingPanel {
   // Training happened since the last save (a closing tab would lose it).
   unsaved() {
     if (this.poison) return false;  // nothing of a diverged run is worth keeping
-    return this.state === 'training' || (this.stepsDone > 0 && this.stepsDone !== this.savedStep && this.state !== 'empty');
+    if (this.state === 'empty' || this.state === 'loaded') return false;  // nothing trained here (a file's weights)
+    return this.state === 'training' || (this.stepsDone > 0 && this.stepsDone !== this.savedStep);
   }
 
   // The step last saved shows in the stats (a run training on WebGPU saves between two chunks of steps).
@@ -183,7 +184,7 @@ export class TrainingPanel {
   showStats(p) {
     const avg = this.o.chart.lastAverage(this.o.name);
     const items = [
-      ['step', this.stepsDone === undefined ? '–' : `${this.stepsDone} / ${this.targetSteps()}`],
+      ['step', this.stepsDone == null ? '–' : `${this.stepsDone} / ${this.targetSteps()}`],
       [`loss (last ${this.o.chart.window})`, fmt(avg, 4)], ['tokens/s', fmt(p.tokensPerSecond, 3)],
       ['GFLOP/s', fmt(p.gflopsPerSecond, 3)], ['threads', p.threads ?? this.ctx.module?.threads ?? '–'],
       ['time left', this.timeLeft()], ['saved', this.savedStep === null ? 'not yet' : `step ${this.savedStep}`],
@@ -309,6 +310,7 @@ export class TrainingPanel {
         await this.diverged();
         return;
       }
+      step ??= this.stepsDone ?? 0;  // a model loaded as weights only: the step its file says
       this.clearPoison();
       try {
         await store.put('runs', this.o.slot, {
@@ -371,13 +373,15 @@ export class TrainingPanel {
     const saved = await store.get('runs', this.o.slot).catch(() => null);
     if (!saved) return false;
     const note = this.status.classList.contains('error') ? `${this.status.textContent} ` : '';
+    // A model saved as weights only (uploaded before any story text) comes back so, without the text.
+    const weightsOnly = saved.state === 'loaded';
     return this.guard(async () => {
       this.clearPoison();
-      if (this.o.needsCorpus) {
+      if (this.o.needsCorpus && !weightsOnly) {
         this.status.textContent = `A saved run (step ${saved.step}) waits for the story text…`;
         await this.ctx.corpus.ready();
       }
-      const info = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes: saved.bytes });
+      const info = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes: saved.bytes, weightsOnly });
       this.clearLosses(saved.losses);
       this.stepsDone = info.stepsDone ?? saved.step;
       const state = !info.isRun ? 'loaded' : saved.state === 'stopped' ? 'stopped' : this.stepsDone >= this.targetSteps() ? 'done' : 'paused';
