@@ -30,3 +30,9 @@ export function requireSorter(ctx) {
   if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
   return info;
 }
+
+// The card shows `slot` at `step` (data-step), and its PNGs are named after them (ui.pngButton).
+export function showsModel(card, slot, step) {
+  card.node.dataset.step = String(step);
+  card.node.dataset.model = `${slot} step ${step ?? 0}`;
+}

@@ -36,7 +36,7 @@ export default {
       ), facts([['PE·PEᵀ[i][j] depends on |i − j| only', el('span', {}, verdict(gap < 1e-3), ` (largest gap ${fmt(gap)})`)]]));
       const x = Array.from({ length: options.positions }, (_, i) => i);
       const series = picked.map((d) => ({ label: `dim ${d}`, values: x.map((p) => pe.data[p * options.dim + d]) }));
-      lineChart(waves, x, series, { xLabel: 'position', height: 240 });
+      lineChart(waves, x, series, { xLabel: 'position', wholeX: true, height: 240 });
     }, 'Computing the encoding…');
     card.controls.append(positions.wrap, dim.wrap, button('Draw', draw));
     draw();

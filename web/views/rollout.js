@@ -2,7 +2,7 @@
 // multiply through the encoder layers: how much each input position ends up feeding each position.
 import { heatmap, meanOver } from '../widgets/heatmap.js';
 import { button, grid } from '../widgets/ui.js';
-import { SORTER, requireSorter } from '../page/model-slots.js';
+import { SORTER, requireSorter, showsModel } from '../page/model-slots.js';
 import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
 
 export default {
@@ -13,7 +13,7 @@ export default {
   mount(card, ctx) {
     const digits = sorterInputField();
     const draw = () => card.busy(async () => {
-      requireSorter(ctx);
+      showsModel(card, SORTER, requireSorter(ctx).stepsDone);
       const r = await ctx.client.call(SORTER, 'sorterAttention', digits.input.value);
       const { src } = digitLabels(r);
       const opts = { cmap: 'purples', vmin: 0, xLabels: src, yLabels: src, maxCell: 30 };

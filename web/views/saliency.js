@@ -2,7 +2,7 @@
 // to each input embedding, normalised per row, beside the last layer's cross-attention (mean of heads).
 import { heatmap, meanOver } from '../widgets/heatmap.js';
 import { button, grid } from '../widgets/ui.js';
-import { SORTER, requireSorter } from '../page/model-slots.js';
+import { SORTER, requireSorter, showsModel } from '../page/model-slots.js';
 import { sorterInputField } from '../widgets/sorter-inputs.js';
 
 export default {
@@ -12,7 +12,7 @@ export default {
   mount(card, ctx) {
     const digits = sorterInputField();
     const draw = () => card.busy(async () => {
-      requireSorter(ctx);
+      showsModel(card, SORTER, requireSorter(ctx).stepsDone);
       const [s, a] = await Promise.all([ctx.client.call(SORTER, 'saliency', digits.input.value), ctx.client.call(SORTER, 'sorterAttention', digits.input.value)]);
       const src = a.input.map(String), out = s.output.map((d) => `→${d}`);
       card.output.replaceChildren(grid(

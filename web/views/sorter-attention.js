@@ -3,7 +3,7 @@
 // sorter trains (live views).
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { el, button } from '../widgets/ui.js';
-import { SORTER, requireSorter } from '../page/model-slots.js';
+import { SORTER, requireSorter, showsModel } from '../page/model-slots.js';
 import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
 
 function maps(layers, prefix, x, y, cmap) {
@@ -25,7 +25,7 @@ export default {
         el('p', { class: 'mono' }, `input [${r.input.join(' ')}] → output [${r.output.join(' ')}] ${r.correct ? '✓' : '✗'} (step ${info.stepsDone ?? '?'})`),
         el('h4', {}, 'Encoder self-attention'), el('div', { class: 'grid narrow' }, ...maps(r.encoder, 'encoder', src, src, 'blues')),
         el('h4', {}, 'Decoder cross-attention'), el('div', { class: 'grid narrow' }, ...maps(r.cross, 'cross-attn', src, out, 'greens')));
-      card.node.dataset.step = String(info.stepsDone);
+      showsModel(card, SORTER, info.stepsDone);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     card.controls.append(digits.wrap, button('Show', draw));

@@ -5,7 +5,7 @@
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { readSetting, writeSetting } from '../page/url-state.js';
 import { el, button, field } from '../widgets/ui.js';
-import { STORY_MODELS, storyModelInfo } from '../page/model-slots.js';
+import { STORY_MODELS, storyModelInfo, showsModel } from '../page/model-slots.js';
 import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
@@ -53,7 +53,7 @@ export default {
       const sections = shown.map(({ b, maps }) => el('div', {}, el('h4', {}, b === 0 && blocks.length > 1 ? 'First block' : b === a.layers.length - 1 && blocks.length > 1 ? `Last block (${b})` : `Block ${b}`),
         el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 })))));
       card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${storyModelName(slot)} model at step ${step ?? '?'}`), ...sections);
-      card.node.dataset.step = String(step);
+      showsModel(card, slot, step);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     for (const input of [block.input, head.input, shared.input]) input.addEventListener('change', draw);

@@ -4,7 +4,7 @@
 // there; then the full rollout and saliency maps. The sorter's D5 and D6 tools, on stories.
 import { heatmap, meanOver } from '../widgets/heatmap.js';
 import { el, button, field, grid } from '../widgets/ui.js';
-import { storyModelInfo } from '../page/model-slots.js';
+import { storyModelInfo, showsModel } from '../page/model-slots.js';
 import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
 
 const row = (matrix, r) => matrix.data.subarray(r * matrix.shape[1], (r + 1) * matrix.shape[1]);
@@ -54,7 +54,7 @@ export default {
       [row(last, k), row(a.rollout, k), row(s.saliency, k)].forEach((r, i) => rows.set(r, i * T));
       const opts = { vmin: 0, xLabels: a.tokens, maxCell: 30 };
       card.node.dataset.written = s.written[k];
-      card.node.dataset.step = String(step);
+      showsModel(card, slot, step);
       card.output.replaceChildren(
         el('p', { class: 'story-meta' }, `At position ${k} ("${a.tokens[k]}") the ${storyModelName(slot)} model (step ${step ?? '?'}) writes `,
           el('strong', { class: 'written-word' }, s.written[k]), '.'),

@@ -2,6 +2,7 @@
 // "the _ is empty" and "_ _ _ _", one matrix per head with the words as tick labels.
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { el, button, field, grid } from '../widgets/ui.js';
+import { showsModel } from '../page/model-slots.js';
 
 const SLOT = 'toy-transformer';
 
@@ -29,6 +30,7 @@ export default {
         });
       }
       card.output.replaceChildren(el('p', { class: 'story-meta' }, `MyTransformer at step ${info.stepsDone}`), grid(...figures));
+      showsModel(card, SLOT, info.stepsDone);
     }, 'Reading the attention…');
     card.controls.append(sentences.wrap, button('Show', draw));
     ctx.models.onReady(SLOT, draw);

@@ -56,8 +56,11 @@ function logRange(lines) {
   };
 }
 
+// Ticks at whole numbers only (steps, positions): 1, 2, 5, 10, 20, 50, ... apart.
+const WHOLE_INCREMENTS = Array.from({ length: 10 }, (_, k) => [1, 2, 5].map((m) => m * 10 ** k)).flat();
+
 // A chart of y against x. series: [{label, values, colour?, width?, dash?}]. options: title, xLabel,
-// yLabel, logX, logY, lines (reference lines), height.
+// yLabel, logX, logY, wholeX (x is a count: no fractional ticks), lines (reference lines), height.
 export function lineChart(container, x, series, options = {}) {
   const height = options.height || 260;
   const lines = options.lines || [];
@@ -67,7 +70,7 @@ export function lineChart(container, x, series, options = {}) {
       x: { time: false, ...(options.logX ? { distr: 3, log: 10 } : {}), ...(options.xRange ? { range: () => options.xRange } : {}) },
       y: options.logY ? { distr: 3, log: 10, range: logRange(lines) } : { range: options.yRange },
     },
-    axes: [{ label: options.xLabel }, { label: options.yLabel, size: 56 }],
+    axes: [{ label: options.xLabel, ...(options.wholeX ? { incrs: WHOLE_INCREMENTS } : {}) }, { label: options.yLabel, size: 56 }],
     series: [{ label: options.xLabel || 'x' }, ...series.map((s, i) => seriesOptions(s, i))],
     hooks: { draw: [referenceLines(lines)] },
     legend: { show: options.legend ?? true, live: false },
@@ -107,9 +110,9 @@ export function windowAverage(values, w) {
 // curve under its window average. Log scale with the given reference lines. It draws into `container`,
 // by default a new chart box of its own for the caller to place.
 export class LossChart {
-  constructor({ title, lines = [], window = 100, height = 300, yLabel = 'loss' } = {}, container = chartBox()) {
+  constructor({ title, lines = [], window = 100, height = 300, yLabel = 'loss (nats)' } = {}, container = chartBox()) {
     this.container = container;
-    this.options = { title, lines, height, yLabel, xLabel: 'step', logY: true, legend: false };
+    this.options = { title, lines, height, yLabel, xLabel: 'step', wholeX: true, logY: true, legend: false };
     this.legend = document.createElement('div');
     this.legend.className = 'chart-legend';
     this.plot = document.createElement('div');

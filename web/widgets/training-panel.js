@@ -314,7 +314,7 @@ export class TrainingPanel {
       this.clearPoison();
       try {
         await store.put('runs', this.o.slot, {
-          bytes, step, losses: Float32Array.from(this.losses), state: this.state, savedAt: Date.now(),
+          bytes, step, losses: Float32Array.from(this.losses), log: [...this.log], state: this.state, savedAt: Date.now(),
         });
       } catch (error) {
         this.showNotSaved(this.ctx.storage.failed(`${this.o.name} at step ${step}`, error));
@@ -382,7 +382,7 @@ export class TrainingPanel {
         await this.ctx.corpus.ready();
       }
       const info = await this.ctx.client.request(Msg.LOAD_RUN, { slot: this.o.slot, bytes: saved.bytes, weightsOnly });
-      this.clearLosses(saved.losses);
+      this.clearLosses(saved.losses, saved.log);
       this.stepsDone = info.stepsDone ?? saved.step;
       const state = !info.isRun ? 'loaded' : saved.state === 'stopped' ? 'stopped' : this.stepsDone >= this.targetSteps() ? 'done' : 'paused';
       this.status.textContent = `${note}Restored the run saved at step ${this.stepsDone}.`;
@@ -393,9 +393,10 @@ export class TrainingPanel {
     });
   }
 
-  clearLosses(losses = []) {
+  // The loss history, with each step's lr and tokens/s where they are known (`log`: [step, {lr, tokens_per_s}]).
+  clearLosses(losses = [], log = []) {
     this.losses = Array.from(losses);
-    this.log.clear();
+    this.log = new Map(log);
     this.o.chart.setLosses(this.o.name, this.losses);
   }
 
@@ -408,7 +409,7 @@ export class TrainingPanel {
   }
 
   // One JSON object per step, as the CLI's --log writes them: step, loss, lr, tokens_per_s (the last two
-  // only for steps trained in this tab; a restored history has its losses alone).
+  // for steps trained on this page, kept with its saves; an uploaded file's history has its losses alone).
   downloadLog() {
     const lines = this.losses.map((loss, i) => JSON.stringify({ step: i + 1, loss, ...this.log.get(i + 1) }));
     saveFile(new Blob([lines.join('\n') + '\n'], { type: 'application/jsonl' }), `${this.o.slot}-loss.jsonl`);

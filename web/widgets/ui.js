@@ -138,8 +138,14 @@ export function saveFile(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-// A small button that saves `canvas()` (a function: the canvas may be replaced) as `name`.png.
+// A small button that saves `canvas()` (a function: the canvas may be replaced) as a PNG named after its
+// card's course id, the model the card shows (its data-model: slot and step) and `name`, so two models'
+// maps never collide in a downloads folder: C4-stories-diffusion-step20-block-0-head-0.png.
 export function pngButton(canvas, name) {
-  return button('PNG', () => canvas().toBlob((blob) => saveFile(blob, `${name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}.png`), 'image/png'),
-    { class: 'save-png', title: `save "${name}" as PNG`, 'aria-label': `save "${name}" as PNG` });
+  const save = button('PNG', () => {
+    const card = save.closest('.card');
+    const file = [card?.dataset.experiment, card?.dataset.model, name].filter(Boolean).join(' ');
+    canvas().toBlob((blob) => saveFile(blob, `${file.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}.png`), 'image/png');
+  }, { class: 'save-png', title: `save "${name}" as PNG`, 'aria-label': `save "${name}" as PNG` });
+  return save;
 }
