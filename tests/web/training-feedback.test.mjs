@@ -1,6 +1,7 @@
 // A training panel says what slow work is doing: a new run shows step 0 and no rate of the run before
 // until its first steps come back, the time left is shown from the rate measured while it trains, and
 // Stop says at once that the run is stopping (it ends between two chunks of steps), then where it stopped.
+// A reload resumes a run that was training, from a save at most a few seconds old.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -49,5 +50,24 @@ test('a new run starts from step 0 on show, the time left is measured, and Stop 
   const step = (await stats(page)).step.split(' / ')[0];
   assert.equal(await page.locator(`${PANEL} .status`).textContent(), `Stopped at step ${step}.`);
   assert.equal((await stats(page))['time left'], '–');
+  assert.deepEqual(errors, []);
+}));
+
+test('a reload resumes a run that was training, from a save a few seconds old at most', () => withLab({}, async ({ page, errors, lab }) => {
+  await page.goto(`${lab.url}?d1.steps=100000#D`);
+  await waitForModule(page);
+  await panelButton(page, 'sorter', 'Start').click();
+  await page.waitForFunction((p) => Number(document.querySelector(p).dataset.saved) > 0, PANEL, { timeout: 60_000 });
+  const early = Number(await page.locator(PANEL).getAttribute('data-step'));
+  await page.waitForTimeout(4000);  // two autosaves' time
+  await page.reload();
+  await waitForModule(page);
+  await waitForPanel(page, 'sorter', { state: 'training' });
+  const status = await page.locator(`${PANEL} .status`).textContent();
+  const restored = Number(/^Restored the run saved at step (\d+)\. Training goes on from there\.$/.exec(status)?.[1]);
+  assert.ok(restored >= early, `restored at step ${restored}; the page showed step ${early} 4 s before the reload (${status})`);
+  await waitForPanel(page, 'sorter', { state: 'training', minStep: restored + 5 });
+  await panelButton(page, 'sorter', 'Stop').click();
+  await waitForPanel(page, 'sorter', { state: 'stopped' });
   assert.deepEqual(errors, []);
 }));
