@@ -1,6 +1,9 @@
 // Reverse-mode engine: order the recorded graph so every tensor comes after everything that used it, then
 // hand each node the gradient of its output. Gradients of intermediate tensors are dropped as soon as
-// they are used so a step's memory peaks once.
+// they are used so a step's memory peaks once. A gradient is copied only when it must be: a sum of two
+// adds into the first in place when nothing else holds it, a leaf keeps the tensor it was given when
+// nothing else holds it, and a parameter's gradient goes into its home in the flat gradient slab, where
+// the op that makes it adds it directly when it can (gradient_sink).
 #include <unordered_map>
 #include <unordered_set>
 
@@ -39,8 +42,14 @@ void add_into(const Tensor& sum, const Tensor& g) {
   backend_for(sum.device()).axpy(1.f, g.data(), sum.data(), static_cast<size_t>(sum.numel()));
 }
 
+// Whether t's numbers are held by t alone (no other tensor, view or saved copy shares them).
+bool exclusive(const Tensor& t) {
+  return t.impl_ptr().use_count() == 1 && t.impl()->storage.use_count() == 1;
+}
+
 // A tensor's gradient as its users' contributions arrive. The first is kept as given (a node may hand the
-// same tensor to several inputs); a second makes a private copy that the rest are added into.
+// same tensor to several inputs); a second is added into it in place if nothing else holds it, else into
+// a private copy, and the rest are added into that.
 struct PendingGrad {
   Tensor sum;
   bool owned = false;
@@ -50,22 +59,59 @@ struct PendingGrad {
       sum = g;
       return;
     }
-    if (!owned) sum = sum.clone();
+    if (!owned && !exclusive(sum)) sum = sum.clone();
     owned = true;
     add_into(sum, g);
   }
 };
 
-// A leaf keeps its gradient across backward passes: the first is stored privately, later ones add in.
+// A leaf keeps its gradient across backward passes: the first goes into its gradient home when it has one,
+// else is stored privately (the given tensor itself when nothing else holds it); later ones add in.
 void accumulate_leaf(TensorImpl& leaf, PendingGrad& g) {
   if (leaf.grad) {
     add_into(Tensor(leaf.grad), g.sum);
+  } else if (leaf.grad_home) {
+    Tensor(leaf.grad_home).copy_from(g.sum);
+    leaf.grad = leaf.grad_home;
   } else {
-    leaf.grad = (g.owned ? g.sum : g.sum.clone()).impl_ptr();
+    leaf.grad = (g.owned || exclusive(g.sum) ? g.sum : g.sum.clone()).impl_ptr();
   }
 }
 
+// The gradient homes a node's backward function may add into (gradient_sink), while it runs.
+thread_local const std::vector<Tensor>* t_sinks = nullptr;
+
+std::vector<Tensor> sinks_of(const Node& node) {
+  std::vector<Tensor> sinks(node.inputs.size());
+  for (size_t i = 0; i < sinks.size(); ++i) {
+    TensorImpl* in = node.inputs[i].get();
+    if (in && !in->grad_fn && in->requires_grad && in->grad_home && (!in->grad || in->grad == in->grad_home))
+      sinks[i] = Tensor(in->grad_home);
+  }
+  return sinks;
+}
+
+// node.backward(g) with its sinks offered; an input whose gradient came back as its sink is accumulated.
+std::vector<Tensor> backward_with_sinks(Node& node, const Tensor& g) {
+  struct Offer {
+    std::vector<Tensor> sinks;
+    explicit Offer(const Node& n) : sinks(sinks_of(n)) { t_sinks = &sinks; }
+    ~Offer() { t_sinks = nullptr; }
+  } offer(node);
+  std::vector<Tensor> in_grads = node.backward(g);
+  for (size_t i = 0; i < in_grads.size() && i < offer.sinks.size(); ++i) {
+    if (!offer.sinks[i].defined() || !in_grads[i].same(offer.sinks[i])) continue;
+    node.inputs[i]->grad = node.inputs[i]->grad_home;
+    in_grads[i] = Tensor();
+  }
+  return in_grads;
+}
+
 }  // namespace
+
+Tensor gradient_sink(size_t input) {
+  return t_sinks && input < t_sinks->size() ? (*t_sinks)[input] : Tensor();
+}
 
 void run_backward(const Tensor& root, const Tensor& grad_root) {
   TF_CHECK(root.requires_grad(), "backward() on a tensor that does not require grad");
@@ -87,7 +133,7 @@ void run_backward(const Tensor& root, const Tensor& grad_root) {
       continue;
     }
     Node& node = *t->grad_fn;
-    std::vector<Tensor> in_grads = node.backward(g.sum);
+    std::vector<Tensor> in_grads = backward_with_sinks(node, g.sum);
     TF_CHECK(in_grads.size() == node.inputs.size(), "op ", node.op, " returned ", in_grads.size(),
              " gradients for ", node.inputs.size(), " inputs");
     for (size_t i = 0; i < in_grads.size(); ++i) {
@@ -100,7 +146,7 @@ void run_backward(const Tensor& root, const Tensor& grad_root) {
 // Tensor's own entry to the pass lives here, with the engine, so that tensor/ needs nothing from autograd/.
 void Tensor::backward() const {
   TF_CHECK(numel() == 1, "backward() without an output gradient needs a scalar, got shape ", shape().str());
-  run_backward(*this, Tensor::ones(shape(), device()));
+  run_backward(*this, Tensor::from_vector({1.f}, shape(), device()));  // an upload: no fill kernel
 }
 
 void Tensor::backward(const Tensor& grad_output) const { run_backward(*this, grad_output); }

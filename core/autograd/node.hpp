@@ -40,4 +40,9 @@ void record(Tensor& out, const char* op, std::vector<Tensor> inputs, Node::Backw
 // The reverse pass (engine.cpp): accumulates d(root)/d(leaf) into every leaf that requires grad.
 void run_backward(const Tensor& root, const Tensor& grad_root);
 
+// Inside a backward function: the gradient home of input `input` when that input is a parameter with one
+// (optim/flat_slab.hpp) whose gradient is undefined or that home, else an undefined tensor. The function
+// may add the input's gradient into it and return it, which the engine then takes as accumulated (no copy).
+Tensor gradient_sink(size_t input);
+
 }  // namespace tf

@@ -1,5 +1,6 @@
 // Fused multi-head attention op. q, k and v are column ranges, so a packed [B, T, 3C] projection feeds it
 // without copies; the gradient of each distinct input tensor is assembled in one buffer.
+#include <algorithm>
 #include <cmath>
 
 #include "autograd/node.hpp"
@@ -88,9 +89,16 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
   record(out, "attention", inputs,
          [a, saved, sw, keep, slot, offs, overlap, n_inputs](const Tensor& g) -> std::vector<Tensor> {
            (void)keep;  // held so that a.key_keep stays valid
+           // An input whose every column is q, k or v is written whole by the kernel: no zeros first.
            std::vector<Tensor> grads(n_inputs);
-           for (size_t i = 0; i < 3; ++i)
-             if (!grads[slot[i]].defined()) grads[slot[i]] = Tensor::zeros(saved[i].shape(), g.device());
+           int64_t width = static_cast<int64_t>(a.heads) * a.D;
+           for (size_t i = 0; i < 3; ++i) {
+             if (grads[slot[i]].defined()) continue;
+             int64_t columns = width * std::count(slot.begin(), slot.end(), slot[i]);
+             bool whole = !overlap && columns == saved[i].size(2);
+             grads[slot[i]] = whole ? Tensor::empty(saved[i].shape(), g.device())
+                                    : Tensor::zeros(saved[i].shape(), g.device());
+           }
            Backend& be = backend_of(g);
            if (!overlap) {
              be.attention_backward(a, saved[0].data() + offs[0], saved[1].data() + offs[1],
@@ -99,7 +107,6 @@ Tensor attention(const Cols& qc, const Cols& kc, const Cols& vc, int heads, cons
                                    grads[slot[2]].data() + offs[2]);
              return grads;
            }
-           int64_t width = static_cast<int64_t>(a.heads) * a.D;
            Tensor part[3], dpart[3];
            for (size_t i = 0; i < 3; ++i) {
              part[i] = narrow(saved[i], 2, offs[i], width);

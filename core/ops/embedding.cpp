@@ -1,4 +1,7 @@
-// Embedding lookup: rows of a table picked by ids; the backward pass scatter-adds into the table's grad.
+// Embedding lookup: rows of a table picked by ids; the backward pass scatter-adds into the table's grad
+// (its gradient home when it has one). The ids uploaded for the forward pass stay for the backward pass.
+#include <memory>
+
 #include "autograd/node.hpp"
 #include "ops/layout.hpp"
 #include "ops/ops.hpp"
@@ -14,14 +17,18 @@ Tensor embedding(const Tensor& table, const Ids& ids) {
   std::vector<int64_t> dims = ids.shape.dims();
   dims.push_back(C);
   Tensor out = Tensor::empty(Shape(dims), table.device());
-  DeviceIds dev(ids, table.device());
-  if (n > 0) backend_of(table).embedding_forward(table.data(), dev.get(), out.data(), n, C);
+  struct KeptIds {  // the ids and their copy on the device, as long as the graph holds them
+    Ids ids;
+    DeviceIds dev;
+    KeptIds(const Ids& i, Device d) : ids(i), dev(ids, d) {}
+  };
+  auto kept = std::make_shared<KeptIds>(ids, table.device());
+  if (n > 0) backend_of(table).embedding_forward(table.data(), kept->dev.get(), out.data(), n, C);
   Shape ts = table.shape();
-  record(out, "embedding", {table}, [ids, ts, n, C](const Tensor& g) -> std::vector<Tensor> {
-    Tensor dtable = Tensor::zeros(ts, g.device());
-    DeviceIds d(ids, g.device());
-    if (n > 0) backend_of(g).embedding_backward(g.data(), d.get(), dtable.data(), n, C);
-    return {dtable};
+  record(out, "embedding", {table}, [kept, ts, n, C](const Tensor& g) -> std::vector<Tensor> {
+    GradBuffer dtable = grad_buffer(0, ts, g.device(), true);
+    if (n > 0) backend_of(g).embedding_backward(g.data(), kept->dev.get(), dtable.t.data(), n, C);
+    return {dtable.t};
   });
   return out;
 }

@@ -16,14 +16,16 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, floa
   backend_of(x).layer_norm_forward(x.data(), gamma.data(), beta.data(), y.data(), mu.data(), rstd.data(),
                                    rows, C, eps);
   Tensor sx = x.detach(), sg = gamma.detach();
-  record(
-      y, "layer_norm", {x, gamma, beta}, [sx, sg, mu, rstd, rows, C](const Tensor& g) -> std::vector<Tensor> {
-        Tensor dx = Tensor::empty(sx.shape(), g.device());
-        Tensor dgamma = Tensor::zeros(sg.shape(), g.device()), dbeta = Tensor::zeros(sg.shape(), g.device());
-        backend_of(g).layer_norm_backward(g.data(), sx.data(), sg.data(), mu.data(), rstd.data(), dx.data(),
-                                          dgamma.data(), dbeta.data(), rows, C);
-        return {dx, dgamma, dbeta};
-      });
+  record(y, "layer_norm", {x, gamma, beta},
+         [sx, sg, mu, rstd, rows, C](const Tensor& g) -> std::vector<Tensor> {
+           Tensor dx = Tensor::empty(sx.shape(), g.device());
+           // the kernel adds into dgamma and dbeta: their gradient homes, or zeros
+           GradBuffer dgamma = grad_buffer(1, sg.shape(), g.device(), true);
+           GradBuffer dbeta = grad_buffer(2, sg.shape(), g.device(), true);
+           backend_of(g).layer_norm_backward(g.data(), sx.data(), sg.data(), mu.data(), rstd.data(),
+                                             dx.data(), dgamma.t.data(), dbeta.t.data(), rows, C);
+           return {dx, dgamma.t, dbeta.t};
+         });
   return y;
 }
 

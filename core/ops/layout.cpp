@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "autograd/node.hpp"
+
 #include "util/error.hpp"
 
 namespace tf {
@@ -47,16 +49,17 @@ Shape broadcast_shape(const Shape& a, const Shape& b) {
 Tensor reduce_to_shape(const Tensor& g, const Shape& target) {
   if (g.shape() == target) return g;
   Backend& be = backend_of(g);
-  Tensor out = Tensor::zeros(target, g.device());
   // Common case: target is a suffix of g's shape (a bias or a position table): one column sum.
   int nd = target.ndim();
-  bool suffix = nd <= g.ndim();
+  bool suffix = nd <= g.ndim() && g.numel() > 0;
   for (int i = 0; suffix && i < nd; ++i) suffix = target[i] == g.shape()[g.ndim() - nd + i];
   if (suffix) {
+    Tensor out = Tensor::empty(target, g.device());
     int64_t cols = target.numel();
-    be.sum_rows(g.data(), out.data(), g.numel() / std::max<int64_t>(cols, 1), cols, true);
+    be.sum_rows(g.data(), out.data(), g.numel() / std::max<int64_t>(cols, 1), cols, false);
     return out;
   }
+  Tensor out = Tensor::zeros(target, g.device());
   Dims4 d = dims4(g.shape());
   be.copy_strided(g.data(), contiguous_strides(d), out.data(), broadcast_strides(target, d), d, true);
   return out;
@@ -85,6 +88,12 @@ DeviceIds::DeviceIds(const Ids& ids, Device device) : device_(device) {
 
 DeviceIds::~DeviceIds() {
   if (owned_) backend_for(device_).deallocate(owned_, bytes_);
+}
+
+GradBuffer grad_buffer(size_t input, const Shape& shape, Device device, bool zeroed) {
+  Tensor sink = gradient_sink(input);
+  if (sink.defined()) return {sink, true};
+  return {zeroed ? Tensor::zeros(shape, device) : Tensor::empty(shape, device), false};
 }
 
 void check_ids(const Ids& ids, int64_t limit, const char* what) {

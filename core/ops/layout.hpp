@@ -35,6 +35,15 @@ class DeviceIds {
   const int32_t* ptr_ = nullptr;
 };
 
+// Where a backward function writes the gradient of its input `input`: that input's gradient home when the
+// engine offers one (gradient_sink: add into it), else a new tensor, zero-filled when `zeroed` (for a
+// kernel that adds into its output).
+struct GradBuffer {
+  Tensor t;
+  bool accumulate;  // t is a gradient home: add into it
+};
+GradBuffer grad_buffer(size_t input, const Shape& shape, Device device, bool zeroed);
+
 // Checks every id is in [0, limit) with a clear message naming `what`.
 void check_ids(const Ids& ids, int64_t limit, const char* what);
 

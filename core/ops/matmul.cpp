@@ -17,9 +17,10 @@ MatDims mat_dims(const Tensor& t, const char* what) {
   return {t.numel() / (t.size(-1) * t.size(-2)), t.size(-2), t.size(-1)};
 }
 
-// C = op(A) op(B) over `batch` matrices, plus the bias row when given; b_shared: one B for every A.
+// C = op(A) op(B) over `batch` matrices, plus the bias row when given, or plus C when accumulating;
+// b_shared: one B for every A.
 void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor& C, int64_t batch,
-               bool b_shared, const Tensor& bias = Tensor()) {
+               bool b_shared, const Tensor& bias = Tensor(), bool accumulate = false) {
   MatDims a = mat_dims(A, "a"), b = mat_dims(B, "b"), c = mat_dims(C, "c");
   GemmArgs g;
   g.batch = static_cast<int>(batch);
@@ -34,7 +35,7 @@ void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor&
   g.stride_a = a.rows * a.cols;
   g.stride_b = b_shared ? 0 : b.rows * b.cols;
   g.stride_c = c.rows * c.cols;
-  g.beta = bias.defined() ? 1.f : 0.f;
+  g.beta = bias.defined() || accumulate ? 1.f : 0.f;
   g.bias = bias.defined() ? bias.data() : nullptr;
   if (c.rows * c.cols * batch == 0) return;
   add_flops(static_cast<uint64_t>(2) * static_cast<uint64_t>(batch) * static_cast<uint64_t>(g.M) *
@@ -43,15 +44,13 @@ void gemm_into(const Tensor& A, bool ta, const Tensor& B, bool tb, const Tensor&
 }
 
 // Gradient of a 2-D B shared by a batch of A's: one GEMM over A's rows stacked (A is not transposed).
-Tensor shared_b_grad(const Tensor& A, const Tensor& G, bool tb, const Shape& b_shape) {
-  Tensor dB = Tensor::empty(b_shape, G.device());
+void shared_b_grad(const Tensor& A, const Tensor& G, bool tb, const GradBuffer& dB) {
   Tensor a2 = reshape(A, Shape{A.numel() / A.size(-1), A.size(-1)});
   Tensor g2 = reshape(G, Shape{G.numel() / G.size(-1), G.size(-1)});
   if (tb)
-    gemm_into(g2, true, a2, false, dB, 1, false);
+    gemm_into(g2, true, a2, false, dB.t, 1, false, Tensor(), dB.accumulate);
   else
-    gemm_into(a2, true, g2, false, dB, 1, false);
-  return dB;
+    gemm_into(a2, true, g2, false, dB.t, 1, false, Tensor(), dB.accumulate);
 }
 
 }  // namespace
@@ -88,15 +87,14 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
         gemm_into(sb, trans_b, g, true, dA, batch, false);
     }
     if (gb) {
-      if (b_shared) {
-        dB = shared_b_grad(sa, g, trans_b, sb.shape());
-      } else {
-        dB = Tensor::empty(sb.shape(), g.device());
-        if (!trans_b)
-          gemm_into(sa, !trans_a, g, false, dB, batch, false);
-        else
-          gemm_into(g, true, sa, trans_a, dB, batch, false);
-      }
+      GradBuffer b = grad_buffer(1, sb.shape(), g.device(), false);  // a weight's gradient home, or new
+      if (b_shared)
+        shared_b_grad(sa, g, trans_b, b);
+      else if (!trans_b)
+        gemm_into(sa, !trans_a, g, false, b.t, batch, false, Tensor(), b.accumulate);
+      else
+        gemm_into(g, true, sa, trans_a, b.t, batch, false, Tensor(), b.accumulate);
+      dB = b.t;
     }
     return {dA, dB};
   });
@@ -129,15 +127,14 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
       gemm_into(g, false, sw, false, dx, 1, false);
     }
     if (gw) {
-      dw = Tensor::empty(sw.shape(), g.device());  // [out, in] = g^T x
-      gemm_into(g, true, sx, false, dw, 1, false);
+      GradBuffer w = grad_buffer(1, sw.shape(), g.device(), false);  // [out, in] (+)= g^T x
+      gemm_into(g, true, sx, false, w.t, 1, false, Tensor(), w.accumulate);
+      dw = w.t;
     }
     if (gbias) {
-      db = Tensor::empty(Shape{out_f}, g.device());  // column sums of g
-      if (rows > 0)
-        backend_of(g).sum_rows(g.data(), db.data(), rows, out_f, false);
-      else
-        backend_of(g).fill(db.data(), 0.f, static_cast<size_t>(out_f));
+      GradBuffer b = grad_buffer(2, Shape{out_f}, g.device(), rows == 0);  // (+)= column sums of g
+      if (rows > 0) backend_of(g).sum_rows(g.data(), b.t.data(), rows, out_f, b.accumulate);
+      db = b.t;
     }
     return {dx, dw, db};
   });

@@ -6,7 +6,7 @@
 namespace tf {
 
 Tensor sum(const Tensor& x) {
-  Tensor out = Tensor::zeros(Shape{}, x.device());
+  Tensor out = x.numel() > 0 ? Tensor::empty(Shape{}, x.device()) : Tensor::zeros(Shape{}, x.device());
   if (x.numel() > 0) backend_of(x).sum(x.data(), count(x), out.data());
   Shape s = x.shape();
   record(out, "sum", {x}, [s](const Tensor& g) -> std::vector<Tensor> { return {expand_scalar(g, s)}; });

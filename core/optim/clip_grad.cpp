@@ -52,9 +52,9 @@ std::vector<float> read_guard(const std::vector<Tensor>& grads, float max_norm) 
 
 }  // namespace
 
-void guard_step(const NamedTensors& params, const Tensor& loss, float report_scale, float max_norm,
+void guard_step(const std::vector<Tensor>& grads, const Tensor& loss, float report_scale, float max_norm,
                 float* row) {
-  write_guard(grads_of(tensors_of(params)), loss.device(), loss, report_scale, max_norm, row);
+  write_guard(grads, loss.device(), loss, report_scale, max_norm, row);
 }
 
 float clip_grad_norm(const std::vector<Tensor>& params, float max_norm) {

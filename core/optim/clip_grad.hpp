@@ -12,8 +12,9 @@ namespace tf {
 
 // Writes the step-log row `row` (device memory, [kStepLogWidth], see backend/kernels.hpp) for a step whose
 // loss is `loss` ([1], on the gradients' device): norm, keep flag and clip factor (max_norm = infinity: no
-// clipping). The gradients are not scaled: the optimizer kernels apply the factor when they read the row.
-void guard_step(const NamedTensors& params, const Tensor& loss, float report_scale, float max_norm,
+// clipping). `grads` are the gradient buffers (Optimizer::gradients: the flat slab, one sum of squares).
+// The gradients are not scaled: the optimizer kernels apply the factor when they read the row.
+void guard_step(const std::vector<Tensor>& grads, const Tensor& loss, float report_scale, float max_norm,
                 float* row);
 
 // Returns the total norm before clipping (0 when no parameter has a gradient).

@@ -99,6 +99,8 @@ Optimizer::Optimizer(NamedTensors params, float lr, std::vector<std::string> slo
   slots_.assign(params_.size(), std::vector<Tensor>(slot_names_.size()));
   param_steps_.assign(params_.size(), 0);
   set_lr(lr);
+  slab_ = FlatSlab::make(params_);
+  flat_slots_.resize(slot_names_.size());
 }
 
 void Optimizer::set_lr(float lr) {
@@ -107,6 +109,7 @@ void Optimizer::set_lr(float lr) {
 }
 
 std::vector<bool> Optimizer::step(const float* guard) {
+  if (flat_step_possible()) return flat_step(guard);
   std::vector<bool> stepped(params_.size(), false);
   for (size_t i = 0; i < params_.size(); ++i) {
     const auto& [name, p] = params_[i];
@@ -132,7 +135,56 @@ void Optimizer::uncount_step(const std::vector<bool>& stepped) {
 }
 
 void Optimizer::zero_grad() {
+  if (slab_ && slab_->intact()) return slab_->zero_grads();
   for (const auto& [name, p] : params_) p.set_grad(Tensor());
+}
+
+std::vector<Tensor> Optimizer::gradients() const {
+  if (slab_ && slab_->intact()) return {slab_->grads()};
+  std::vector<Tensor> grads;
+  for (const auto& [name, p] : params_)
+    if (p.grad().defined()) grads.push_back(p.grad());
+  return grads;
+}
+
+// Every parameter has its gradient in the slab and the same step count, and each state slot exists for
+// all of them or for none.
+bool Optimizer::flat_step_possible() const {
+  if (!slab_ || !slab_->intact()) return false;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].second.grad().defined() || param_steps_[i] != param_steps_[0]) return false;
+    for (size_t j = 0; j < slot_names_.size(); ++j)
+      if (slots_[i][j].defined() != slots_[0][j].defined()) return false;
+  }
+  return true;
+}
+
+void Optimizer::gather_slot(size_t j) {
+  Tensor& flat = flat_slots_[j];
+  if (!slots_[0][j].defined()) {
+    flat = Tensor();
+    return;
+  }
+  if (!flat.defined()) flat = slab_->new_slab();
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (slab_->is_view(slots_[i][j], flat, i)) continue;
+    Tensor view = slab_->view(flat, i);
+    view.copy_from(slots_[i][j]);  // a loaded state, or one stepped per parameter
+    slots_[i][j] = view;
+  }
+}
+
+// One update over the slabs: the same numbers as one per parameter (the kernels work element by element).
+std::vector<bool> Optimizer::flat_step(const float* guard) {
+  for (size_t j = 0; j < slot_names_.size(); ++j) gather_slot(j);
+  int64_t step = param_steps_[0] + 1;
+  update(slab_->params(), slab_->grads(), flat_slots_, step, guard);
+  for (size_t j = 0; j < slot_names_.size(); ++j)
+    for (size_t i = 0; flat_slots_[j].defined() && i < params_.size(); ++i)
+      if (!slab_->is_view(slots_[i][j], flat_slots_[j], i)) slots_[i][j] = slab_->view(flat_slots_[j], i);
+  param_steps_.assign(params_.size(), step);
+  ++steps_;
+  return std::vector<bool>(params_.size(), true);
 }
 
 OptimizerState Optimizer::state() const {

@@ -4,12 +4,16 @@
 // same optimizer runs on CPU and CUDA. Step counts are exported as int64 (optim/optimizer_state.hpp).
 // A training step passes its step-log row as a guard: the kernels then decide on the device whether the
 // update happens, and the counts advance regardless until the trainer reads the log and uncounts a skip.
+// The parameters, gradients and state live in flat slabs (optim/flat_slab.hpp) where they can: a step in
+// which every parameter has a gradient and the same step count is one kernel call over the slabs.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "optim/flat_slab.hpp"
 #include "optim/optimizer_state.hpp"
 #include "tensor/tensor.hpp"
 
@@ -29,6 +33,12 @@ class Optimizer {
   void uncount_step(const std::vector<bool>& stepped);
   // Drops the gradients (sets them to undefined, like PyTorch's zero_grad(set_to_none=True)).
   void zero_grad();
+  // The gradients as buffers: the flat gradient slab alone where every parameter's gradient is in it
+  // (the parameters without one hold zeros there; so does the padding between them), else each defined
+  // gradient. A data-parallel step can sum the one buffer across processes before the gradient norm.
+  std::vector<Tensor> gradients() const;
+  // The slabs, when the parameters could share them (null otherwise).
+  const FlatSlab* slab() const { return slab_.get(); }
 
   float lr() const { return lr_; }
   void set_lr(float lr);
@@ -65,6 +75,12 @@ class Optimizer {
   std::vector<int64_t> param_steps_;        // [param]
   float lr_;
   int64_t steps_ = 0;
+  std::unique_ptr<FlatSlab> slab_;
+  std::vector<Tensor> flat_slots_;  // [slot]: the state slabs (undefined until a flat step makes them)
+
+  bool flat_step_possible() const;
+  std::vector<bool> flat_step(const float* guard);
+  void gather_slot(size_t j);  // every parameter's slot j into flat_slots_[j], as views of it
 };
 
 }  // namespace tf

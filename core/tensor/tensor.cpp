@@ -133,6 +133,8 @@ void Tensor::zero_grad() const {
 void Tensor::set_grad(const Tensor& g) const {
   check_defined(impl_.get());
   TF_CHECK(!g.defined() || g.shape() == shape(), "set_grad: shape ", g.shape().str(), " for ", shape().str());
+  if (impl_->grad && impl_->grad == impl_->grad_home && g.impl_ptr() != impl_->grad)
+    Tensor(impl_->grad_home).fill_(0.f);  // a home holds zeros while it is not the gradient
   impl_->grad = g.impl_ptr();
 }
 

@@ -81,7 +81,10 @@ struct TensorImpl {
   bool requires_grad = false;
   std::shared_ptr<Node> grad_fn;     // how this tensor was made, when recorded
   std::shared_ptr<TensorImpl> grad;  // accumulated gradient of a leaf
-  std::string name;                  // parameter name, e.g. "blocks.0.attention.qkv.weight"
+  // A parameter's view of a flat gradient slab (optim/flat_slab.hpp), where the engine accumulates its
+  // gradient; it holds zeros while grad is undefined.
+  std::shared_ptr<TensorImpl> grad_home;
+  std::string name;  // parameter name, e.g. "blocks.0.attention.qkv.weight"
 };
 
 // Host-side token ids with a shape, e.g. a (B, T) batch. Ops that read ids upload them when needed.

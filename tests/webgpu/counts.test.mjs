@@ -1,6 +1,7 @@
 // What the WebGPU backend sends a GPU for the default story step, counted on a recording device under Node
-// (counting-harness.mjs): the module's counters agree with what the device saw, and every pipeline was
-// made asynchronously while the module loaded. Skips without the WebGPU build in web/wasm/.
+// (counting-harness.mjs): the module's counters agree with what the device saw, the step stays within its
+// dispatch, submit and write targets, and every pipeline was made asynchronously while the module loaded.
+// Skips without the WebGPU build in web/wasm/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -24,6 +25,16 @@ test(`a chunk of ${STEPS} default story steps, counted on a recording device`, {
   const workgroups = result.own.dispatches.reduce((n, d) => n + d.groups, 0);
   assert.equal(workgroups, result.counts.total.workgroups);
   assert.equal(result.own.copies, result.counts.total.uploads + 1);  // and the step log's read
+
+  // The targets: at most 150 dispatches per step (forward, backward and optimizer together) and one submit
+  // for the chunk; the optimizer over the flat slabs is one Adam dispatch, one step guard and the gradient
+  // slab's sum of squares (two), with the fill that zeroes the gradient slab for the next step.
+  assert.ok(s.total.dispatches <= 150, `${s.total.dispatches} dispatches per step`);
+  assert.ok(s.submitsPerChunk <= 1, `${s.submitsPerChunk} submits for a chunk of ${STEPS} steps`);
+  assert.ok(s.total.writes * STEPS <= 1, `${s.total.writes * STEPS} queue writes for the chunk`);
+  assert.equal(s.dispatchesByPipeline['optimizer/adam_step'], 1);
+  assert.equal(s.dispatchesByPipeline['step_guard/step_guard'], 1);
+  assert.ok(s.phases.optimizer.dispatches <= 5, `${s.phases.optimizer.dispatches} optimizer dispatches per step`);
 
   // Every pipeline was made with createComputePipelineAsync while the module loaded, none at a dispatch.
   assert.equal(result.own.asyncPipelines, result.counts.pipelines.length);

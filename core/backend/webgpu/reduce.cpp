@@ -1,6 +1,7 @@
-// WebGPU reductions (reduce.wgsl). A full sum is two dispatches of `sum`: up to kPartials workgroups write
-// partial sums into a scratch range, then one workgroup adds those; mode 2 counts non-finite values the
-// same way for all_finite, which then reads the count back (a wait: the Asyncify test build only).
+// WebGPU reductions (reduce.wgsl). A full sum is one dispatch of `sum` up to kPerGroup items (one workgroup,
+// each invocation adding at most 64), else two: up to kPartials workgroups write partial sums into a scratch
+// range, then one workgroup adds those; mode 2 counts non-finite values the same way for all_finite, which
+// then reads the count back (a wait: the Asyncify test build only).
 #include <algorithm>
 
 #include "backend/webgpu/dispatch.hpp"
@@ -18,14 +19,15 @@ struct Params {
 };
 static_assert(sizeof(Params) == 32, "reduce.wgsl Params");
 
-constexpr size_t kPartials = 256;  // at most one workgroup's worth, so the second pass is one workgroup
+constexpr size_t kPartials = 256;       // at most one workgroup's worth, so the second pass is one workgroup
+constexpr size_t kPerGroup = 64 * 256;  // items a workgroup takes before a second one (and a second pass)
 
 enum Mode : uint32_t { kSum = 0, kSumSquares = 1, kNonFinite = 2 };
 
 // out[0] = the reduction of x[0..n) in the given mode.
 void reduce_to(const float* x, size_t n, float* out, Mode mode) {
   TF_CHECK(n <= UINT32_MAX, "WebGPU reduce: ", n, " elements is more than a u32 counts");
-  size_t groups = std::clamp<size_t>((n + 1023) / 1024, 1, kPartials);
+  size_t groups = std::clamp<size_t>((n + kPerGroup - 1) / kPerGroup, 1, kPartials);
   Params p;
   p.n = static_cast<uint32_t>(n), p.x = n ? word(x) : 0, p.mode = mode;
   Work walked{static_cast<uint32_t>((n + groups * 256 - 1) / (groups * 256))};  // items per invocation
