@@ -66,9 +66,10 @@ export async function openPage(context) {
   return { page, errors, failedRequests };
 }
 
-// Waits until the worker has loaded the wasm module; returns what the page says about it.
+// Waits until the worker has loaded the wasm module; returns what the page says about it. The WebGPU build
+// compiles every pipeline while it loads: about 20 s on the software adapter of a busy 2-core machine.
 export async function waitForModule(page) {
-  await page.waitForFunction(() => document.body.dataset.build, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.body.dataset.build, null, { timeout: 180_000 });
   return page.evaluate(() => ({
     build: document.body.dataset.build, crossOriginIsolated: window.crossOriginIsolated,
     module: window.lab.module, banner: document.getElementById('module-status').textContent,
