@@ -41,6 +41,7 @@
 #include "data/toy_language.hpp"
 #include "data/vocabulary.hpp"
 #include "data/word_codec.hpp"
+#include "dist/communicator.hpp"
 #include "interp/attention_maps.hpp"
 #include "interp/figure.hpp"
 #include "interp/parameter_table.hpp"

@@ -2,7 +2,8 @@
 # Installs what one use of Tinyformer needs on a Debian 12 machine, idempotently (only what is missing):
 #   scripts/setup.sh serve   the WebAssembly build and the page's npm files (npm start)
 #   scripts/setup.sh test    that, the native build and what the tests compare against or drive: PyTorch,
-#                            Chromium, tsc, clang-format, and the npm dev packages (npm test; the default)
+#                            Chromium, tsc, clang-format, Open MPI, and the npm dev packages (npm test; the
+#                            default)
 #   scripts/setup.sh bench   serve + native, OpenBLAS and PyTorch, and bench/'s own npm packages (TensorFlow.js)
 # Needs root (or sudo) the first time it installs a Debian package.
 set -euo pipefail
@@ -18,6 +19,7 @@ TEST_PACKAGES=(  # references and drivers of the test suites, and the checks CI 
   clang-14 libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
   time  # GNU time: the CPU time and peak memory of the CLI on hostile files (tests/cli/hostile.test.mjs)
 )
+MPI_PACKAGES=(openmpi-bin libopenmpi-dev)  # data-parallel training: mpirun -np N tinyformer train (TF_MPI)
 BENCH_PACKAGES=(libopenblas-dev libopenblas0-openmp python3-torch python3-numpy)
 
 install_debian_packages() {
@@ -58,7 +60,7 @@ case "$purpose" in
     install_debian_packages "${SERVE_PACKAGES[@]}"
     npm_install . runtime ;;
   test)
-    install_debian_packages "${SERVE_PACKAGES[@]}" "${NATIVE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    install_debian_packages "${SERVE_PACKAGES[@]}" "${NATIVE_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${MPI_PACKAGES[@]}"
     npm_install . all ;;
   bench)
     install_debian_packages "${SERVE_PACKAGES[@]}" "${NATIVE_PACKAGES[@]}" "${BENCH_PACKAGES[@]}"

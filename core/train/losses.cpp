@@ -24,44 +24,69 @@ MaskedBatch mask_for_diffusion(const Ids& x0, int32_t mask_id, Rng& rng) {
   return m;
 }
 
-Tensor diffusion_loss(const TokenModel& net, const Ids& x0, int32_t mask_id, Rng& rng) {
-  MaskedBatch m = mask_for_diffusion(x0, mask_id, rng);
+namespace {
+
+// Rows [begin, end) of a batch [B, ...].
+Ids rows_of(const Ids& x, int64_t begin, int64_t end) {
+  int64_t row = x.numel() / x.shape[0];
+  Shape shape = x.shape;
+  shape[0] = end - begin;
+  return Ids(std::vector<int32_t>(x.data.begin() + begin * row, x.data.begin() + end * row), shape);
+}
+
+// A mean over a shard's rows as its part of the mean over the whole batch of B rows.
+Tensor share_of_mean(const Tensor& mean, BatchShard shard, int64_t B) {
+  if (shard.whole()) return mean;
+  return scale(mean, static_cast<float>(shard.end(B) - shard.begin(B)) / static_cast<float>(B));
+}
+
+}  // namespace
+
+Tensor diffusion_loss(const TokenModel& net, const Ids& x0, int32_t mask_id, Rng& rng, BatchShard shard) {
+  MaskedBatch m = mask_for_diffusion(x0, mask_id, rng);  // the whole batch's draws, on every shard
+  int64_t B = x0.shape[0], L = x0.shape[1], first = shard.begin(B) * L, last = shard.end(B) * L;
+  Ids x_t = rows_of(m.x_t, shard.begin(B), shard.end(B));
   // Only masked positions carry weight: score those rows alone (about half of them on average).
   std::vector<int32_t> rows, targets;
   std::vector<float> weights;
-  for (size_t i = 0; i < m.weights.size(); ++i) {
-    if (m.weights[i] == 0.f) continue;
-    rows.push_back(static_cast<int32_t>(i));
-    targets.push_back(x0.data[i]);
-    weights.push_back(m.weights[i]);
+  for (int64_t i = first; i < last; ++i) {
+    if (m.weights[static_cast<size_t>(i)] == 0.f) continue;
+    rows.push_back(static_cast<int32_t>(i - first));
+    targets.push_back(x0.at(i));
+    weights.push_back(m.weights[static_cast<size_t>(i)]);
   }
   if (rows.empty()) {  // nothing masked: a zero loss that still reaches every parameter
-    Tensor logits = net.forward(m.x_t);
-    return cross_entropy(logits, x0, Tensor::from_vector(m.weights, Shape{x0.numel()}, logits.device()));
+    Tensor logits = net.forward(x_t);
+    return cross_entropy(logits, rows_of(x0, shard.begin(B), shard.end(B)),
+                         Tensor::zeros(Shape{x_t.numel()}, logits.device()));
   }
   int64_t n = static_cast<int64_t>(rows.size());
-  Tensor logits = net.forward_rows(m.x_t, Ids(rows, Shape{n}));  // [n, V]
+  Tensor logits = net.forward_rows(x_t, Ids(rows, Shape{n}));  // [n, V]
   return cross_entropy(logits, Ids(targets, Shape{n}),
                        Tensor::from_vector(weights, Shape{n}, logits.device()));
 }
 
-Tensor next_token_loss(const TokenModel& net, const Ids& x0) {
+Tensor next_token_loss(const TokenModel& net, const Ids& x0, BatchShard shard) {
   TF_CHECK(x0.shape.ndim() == 2 && x0.shape[1] >= 2, "next-token loss needs [B, L] with L >= 2, got ",
            x0.shape.str());
-  int64_t B = x0.shape[0], L = x0.shape[1];
+  int64_t B = x0.shape[0], L = x0.shape[1], b0 = shard.begin(B), b1 = shard.end(B);
   std::vector<int32_t> in, target;
-  for (int64_t b = 0; b < B; ++b) {
+  for (int64_t b = b0; b < b1; ++b) {
     for (int64_t i = 0; i + 1 < L; ++i) {
       in.push_back(x0.at(b * L + i));
       target.push_back(x0.at(b * L + i + 1));
     }
   }
-  Tensor logits = net.forward(Ids(in, Shape{B, L - 1}));
-  return cross_entropy(logits, Ids(target, Shape{B, L - 1}));
+  Tensor logits = net.forward(Ids(in, Shape{b1 - b0, L - 1}));
+  return share_of_mean(cross_entropy(logits, Ids(target, Shape{b1 - b0, L - 1})), shard, B);
 }
 
-Tensor sorter_loss(const Sorter& net, const Ids& src, const Ids& tgt_in, const Ids& tgt) {
-  return cross_entropy(net.forward(src, tgt_in), tgt);
+Tensor sorter_loss(const Sorter& net, const Ids& src, const Ids& tgt_in, const Ids& tgt, BatchShard shard) {
+  int64_t B = src.shape[0], b0 = shard.begin(B), b1 = shard.end(B);
+  if (shard.whole()) return cross_entropy(net.forward(src, tgt_in), tgt);
+  Tensor mean =
+      cross_entropy(net.forward(rows_of(src, b0, b1), rows_of(tgt_in, b0, b1)), rows_of(tgt, b0, b1));
+  return share_of_mean(mean, shard, B);
 }
 
 }  // namespace tf

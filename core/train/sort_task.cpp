@@ -15,7 +15,7 @@ class SortTask : public Task {
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const Sorter& net = model.sorter_model("the sort task");
     sort_digits::Batch b = in_batch_phase([&] { return sort_digits::make_batch(rng, batch_); });
-    return {sorter_loss(net, b.src, b.tgt_in, b.tgt), 1.f, b.src.numel() + b.tgt.numel()};
+    return {sorter_loss(net, b.src, b.tgt_in, b.tgt, shard_), 1.f, b.src.numel() + b.tgt.numel()};
   }
 
   nlohmann::json evaluate(const Model& model, Rng& rng) const override {

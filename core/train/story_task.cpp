@@ -29,8 +29,8 @@ class StoryTask : public Task {
     const TokenModel& net = model.token_model("the story task");
     check_vocab(net);
     Ids x0 = in_batch_phase([&] { return data_->train.batch(rng, batch_, seq_len_); });
-    if (net.config().causal) return {next_token_loss(net, x0), 1.f, x0.numel()};
-    return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng), 1.f / static_cast<float>(seq_len_),
+    if (net.config().causal) return {next_token_loss(net, x0, shard_), 1.f, x0.numel()};
+    return {diffusion_loss(net, x0, data_->vocab.mask_id(), rng, shard_), 1.f / static_cast<float>(seq_len_),
             x0.numel()};
   }
 
@@ -98,6 +98,14 @@ StoryData StoryData::with_vocab(Vocabulary vocab, const std::string& train_text,
 
 std::unique_ptr<Task> make_story_task(std::shared_ptr<const StoryData> data, int64_t batch, int64_t seq_len) {
   return std::make_unique<StoryTask>(std::move(data), batch, seq_len);
+}
+
+void Task::set_shard(BatchShard shard) {
+  TF_CHECK(shard.ranks >= 1 && shard.rank >= 0 && shard.rank < shard.ranks, "rank ", shard.rank, " of ",
+           shard.ranks, " does not exist");
+  TF_CHECK(batch_ >= shard.ranks, "a batch of ", batch_, " cannot be split over ", shard.ranks,
+           " ranks: --batch is the global batch and needs at least one sequence per rank");
+  shard_ = shard;
 }
 
 std::unique_ptr<Task> make_task(const TrainConfig& c, std::shared_ptr<const StoryData> data) {

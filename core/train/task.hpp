@@ -12,6 +12,7 @@
 #include "data/vocabulary.hpp"
 #include "nn/model.hpp"
 #include "profile/profile.hpp"
+#include "train/losses.hpp"
 #include "train/train_config.hpp"
 #include "util/rng.hpp"
 
@@ -28,7 +29,11 @@ class Task {
   Task(TaskKind kind, int64_t batch) : kind_(kind), batch_(batch) {}
   virtual ~Task() = default;
   std::string name() const { return task_name(kind_); }
+  // The loss of this process's shard of a batch (the whole batch unless set_shard says otherwise); the RNG
+  // draws the whole batch, so it moves as one process's would. tokens counts the whole batch's.
   virtual LossResult batch_loss(const Model& model, Rng& rng) const = 0;
+  // Data parallelism: this process is one of shard.ranks and computes its rows of every batch.
+  void set_shard(BatchShard shard);
   // Loss on a fixed held-out set (same numbers every call), when the task has one.
   virtual std::optional<float> validation_loss(const Model&) const { return std::nullopt; }
   // The course's figures for a trained model (see each task).
@@ -45,7 +50,8 @@ class Task {
   }
 
   TaskKind kind_;
-  int64_t batch_;  // examples per step
+  int64_t batch_;  // examples per step (the global batch: all ranks together)
+  BatchShard shard_;
 };
 
 // Text for the story task: the vocabulary of the training text, its tokens, and held-out tokens.

@@ -17,7 +17,7 @@ class ToyTask : public Task {
   LossResult batch_loss(const Model& model, Rng& rng) const override {
     const TokenModel& net = model.token_model("the toy task");
     Ids x0 = in_batch_phase([&] { return toy::sample_batch(rng, batch_); });
-    return {diffusion_loss(net, x0, toy::kMask, rng), 1.f, x0.numel()};
+    return {diffusion_loss(net, x0, toy::kMask, rng, shard_), 1.f, x0.numel()};
   }
 
   nlohmann::json evaluate(const Model& model, Rng& rng) const override;

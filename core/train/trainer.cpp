@@ -74,6 +74,11 @@ Trainer::Trainer(const TrainConfig& config, std::unique_ptr<Task> task, Device d
   schedule_ = make_schedule(config_);
 }
 
+void Trainer::distribute(std::shared_ptr<Communicator> ranks) {
+  task_->set_shard({ranks->rank(), ranks->size()});
+  exchange_ = ranks->size() > 1 ? std::make_unique<GradientExchange>(std::move(ranks)) : nullptr;
+}
+
 // A step's parts are marked as the profiler's phases (the task marks drawing its batch, the autograd engine
 // the backward pass).
 Trainer::QueuedStep Trainer::queue_step(float* log_row) {
@@ -95,6 +100,7 @@ Trainer::QueuedStep Trainer::queue_step(float* log_row) {
     }
     r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
     PhaseScope optimizer(Phase::Optimizer);
+    if (exchange_) exchange_->sum(optimizer_->params(), r.loss);
     float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
     guard_step(optimizer_->gradients(), r.loss, r.report_scale, max_norm, log_row);
     q.stepped = optimizer_->step(log_row);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint.hpp"
+#include "dist/gradient_exchange.hpp"
 #include "optim/optimizer.hpp"
 #include "optim/schedule.hpp"
 #include "train/task.hpp"
@@ -45,6 +46,11 @@ class Trainer {
   // The same with the training config already read from the checkpoint (run/saved_run.hpp reads it once).
   static std::unique_ptr<Trainer> resume(const TrainConfig& config, const Checkpoint& ck,
                                          std::unique_ptr<Task> task, Device device = Device::CPU);
+
+  // Data parallelism: this Trainer is one of the ranks. Each step it computes its shard of the batch and,
+  // after the backward pass, sums the gradients and the loss over the ranks (one exchange), so the step guard
+  // and the optimizer see the global batch's on every rank and all ranks step, or skip, alike.
+  void distribute(std::shared_ptr<Communicator> ranks);
 
   // One step, its stats read at once.
   StepStats step();
@@ -77,6 +83,7 @@ class Trainer {
   std::unique_ptr<Model> model_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<Schedule> schedule_;
+  std::unique_ptr<GradientExchange> exchange_;  // null in a run of one process
   Rng rng_;
   int64_t step_ = 0;
   int64_t skipped_ = 0, skipped_in_a_row_ = 0;

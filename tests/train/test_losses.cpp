@@ -1,14 +1,18 @@
 // The diffusion loss scores the masked rows alone (forward_rows); these cases hold it to the all-rows
 // formula it replaces: the same loss and the same gradients, for the model that overrides forward_rows and
-// for one that uses the interface's default.
+// for one that uses the interface's default. And each loss split into the shards of a data-parallel run:
+// the shards' losses and gradients add up to the whole batch's.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <memory>
 
+#include "data/sort_digits.hpp"
 #include "nn/my_transformer.hpp"
 #include "nn/no_talking.hpp"
+#include "nn/sorter.hpp"
 #include "ops/ops.hpp"
+#include "support/model_configs.hpp"
 #include "support/random_ids.hpp"
 #include "train/losses.hpp"
 
@@ -16,7 +20,7 @@ using namespace tf;
 
 namespace {
 // Every parameter's gradient after backward from `loss`, flattened in registration order.
-std::vector<float> gradients(const TokenModel& net, const Tensor& loss) {
+std::vector<float> gradients(const Module& net, const Tensor& loss) {
   net.zero_grad();
   loss.backward();
   std::vector<float> g;
@@ -27,6 +31,34 @@ std::vector<float> gradients(const TokenModel& net, const Tensor& loss) {
   return g;
 }
 
+// The worst difference between two gradients, as a fraction of b's largest number.
+float relative_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  float worst = 0, scale = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    worst = std::max(worst, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  REQUIRE(scale > 0.f);
+  return worst / scale;
+}
+
+// loss(shard) for each of `ranks` shards against loss(the whole batch): the losses and gradients add up.
+template <class Loss>
+void check_shards_add_up(const Module& net, int ranks, Loss loss) {
+  Tensor whole = loss(BatchShard{});
+  std::vector<float> expected = gradients(net, whole), summed(expected.size(), 0.f);
+  double total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    Tensor part = loss(BatchShard{r, ranks});
+    total += part.item();
+    std::vector<float> g = gradients(net, part);
+    for (size_t i = 0; i < g.size(); ++i) summed[i] += g[i];
+  }
+  CHECK(total == doctest::Approx(whole.item()).epsilon(1e-5));
+  CHECK(relative_difference(summed, expected) <= 1e-5f);
+}
+
 // diffusion_loss against cross-entropy over every row of forward(), weighted by the same mask.
 void check_matches_all_rows(const TokenModel& net, const Ids& x0, int32_t mask_id) {
   Rng a(11), b(11);
@@ -34,15 +66,7 @@ void check_matches_all_rows(const TokenModel& net, const Ids& x0, int32_t mask_i
   MaskedBatch m = mask_for_diffusion(x0, mask_id, b);
   Tensor all = cross_entropy(net.forward(m.x_t), x0, Tensor::from_vector(m.weights, Shape{x0.numel()}));
   CHECK(picked.item() == doctest::Approx(all.item()).epsilon(1e-5));
-  std::vector<float> gp = gradients(net, picked), ga = gradients(net, all);
-  REQUIRE(gp.size() == ga.size());
-  float worst = 0, scale = 0;
-  for (size_t i = 0; i < gp.size(); ++i) {
-    worst = std::max(worst, std::abs(gp[i] - ga[i]));
-    scale = std::max(scale, std::abs(ga[i]));
-  }
-  CHECK(scale > 0.f);
-  CHECK(worst <= 1e-5f * scale);
+  CHECK(relative_difference(gradients(net, picked), gradients(net, all)) <= 1e-5f);
 }
 }  // namespace
 
@@ -96,5 +120,30 @@ TEST_SUITE("losses") {
       return;
     }
     FAIL("no seed left the position unmasked");
+  }
+
+  TEST_CASE("the shards of a batch add up to the whole batch: diffusion loss, masks drawn for the whole") {
+    Rng init(6);
+    MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), init);
+    Ids x0 = testing::random_ids(7, 6, 13, 7);  // 7 rows over 3 ranks: 2, 2 and 3
+    std::vector<uint64_t> after_whole;
+    check_shards_add_up(net, 3, [&](BatchShard shard) {
+      Rng rng(12);
+      Tensor loss = diffusion_loss(net, x0, 13, rng, shard);
+      if (shard.whole()) after_whole = rng.state();
+      CHECK(rng.state() == after_whole);  // every shard moves the generator as the whole batch does
+      return loss;
+    });
+  }
+
+  TEST_CASE("the shards of a batch add up to the whole batch: next-token loss and sorter loss") {
+    Rng init(7);
+    MyTransformer gpt(testing::causal_transformer(14, 32, 2, 1), init);
+    Ids x0 = testing::random_ids(5, 6, 14, 8);
+    check_shards_add_up(gpt, 2, [&](BatchShard shard) { return next_token_loss(gpt, x0, shard); });
+    Sorter sorter(ModelConfig::sorter(), init);
+    sort_digits::Batch b = sort_digits::make_batch(init, 5);
+    check_shards_add_up(sorter, 3,
+                        [&](BatchShard shard) { return sorter_loss(sorter, b.src, b.tgt_in, b.tgt, shard); });
   }
 }
