@@ -56,20 +56,12 @@ void check_no_extras(const CLI::App& command) {
 }
 
 int run(const Command& c, const CLI::App& sub, const Runner& runner) {
-  std::string where = std::string("tinyformer ") + c.name;
   try {
     check_no_extras(sub);
     return runner ? runner(c, Args(sub)) : c.run(Args(sub));
-  } catch (const UsageError& e) {
-    return usage_error(where, e.what());
-  } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", where.c_str(), e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: out of memory\n", where.c_str());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: failed: %s\n", where.c_str(), printable(e.what()).c_str());
+  } catch (...) {
+    return report_failure(std::string("tinyformer ") + c.name);
   }
-  return 1;
 }
 
 bool known_command(const std::string& name) {
@@ -88,6 +80,21 @@ std::vector<std::string> with_help_word(std::vector<std::string> args) {
 }
 
 }  // namespace
+
+int report_failure(const std::string& where) {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    return usage_error(where, e.what());
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", where.c_str(), e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory\n", where.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: failed: %s\n", where.c_str(), printable(e.what()).c_str());
+  }
+  return 1;
+}
 
 int run_command_line(const std::vector<std::string>& argv, const Runner& runner) {
   CLI::App app("tinyformer " + std::string(kVersion) + ": train, run and inspect Tinyformer models",

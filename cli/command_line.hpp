@@ -16,5 +16,8 @@ using Runner = std::function<int(const Command& command, const Args& args)>;
 // argv without the program name. Returns the exit status: 0 done (and for --help, --version), 1 failed
 // while running, 2 usage error, 130 train interrupted. Messages go to stderr, help and results to stdout.
 int run_command_line(const std::vector<std::string>& args, const Runner& runner = {});
+// Inside a catch block: prints the error being handled as coming from `where` ("tinyformer train") and
+// returns its exit status (2 usage error, 1 anything else).
+int report_failure(const std::string& where);
 
 }  // namespace tf::cli

@@ -9,20 +9,22 @@ namespace tf::cli {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+volatile std::sig_atomic_t g_quiet = 0;
 struct sigaction g_old_int, g_old_term;
 
 // Only async-signal-safe calls here: a flag and one write(2), so the user sees the signal was heard even when
 // a step takes seconds.
 extern "C" void record_signal(int signo) {
   static const char kNote[] = "\ntinyformer: stopping after this step\n";
-  if (g_signal == 0) (void)!::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  if (g_signal == 0 && !g_quiet) (void)!::write(STDERR_FILENO, kNote, sizeof kNote - 1);
   g_signal = signo;
 }
 
 }  // namespace
 
-InterruptGuard::InterruptGuard() {
+InterruptGuard::InterruptGuard(bool quiet) {
   g_signal = 0;
+  g_quiet = quiet;
   struct sigaction sa = {};
   sa.sa_handler = record_signal;
   sigemptyset(&sa.sa_mask);
@@ -36,7 +38,9 @@ InterruptGuard::~InterruptGuard() {
   sigaction(SIGTERM, &g_old_term, nullptr);
 }
 
-bool InterruptGuard::interrupted() const { return g_signal != 0; }
+bool InterruptGuard::interrupted() const { return requested(); }
+
+bool InterruptGuard::requested() { return g_signal != 0; }
 
 const char* InterruptGuard::signal_name() const { return g_signal == SIGTERM ? "SIGTERM" : "SIGINT"; }
 

@@ -9,12 +9,15 @@ constexpr int kInterruptedExit = 130;  // the shell's status for a run stopped b
 
 class InterruptGuard {
  public:
-  InterruptGuard();   // installs the flag-setting handlers
+  // Installs the flag-setting handlers; `quiet`: the handler does not say it heard the signal (the ranks of a
+  // data-parallel run but rank 0).
+  explicit InterruptGuard(bool quiet = false);
   ~InterruptGuard();  // restores the previous handlers
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
   bool interrupted() const;
   const char* signal_name() const;  // "SIGINT" or "SIGTERM" once interrupted
+  static bool requested();          // interrupted(), for a thread that watches (async-signal-safe)
 };
 
 }  // namespace tf::cli

@@ -3,6 +3,7 @@
 // JSON line of final figures (with --profile, the profile too, and its table on stderr). Ctrl-C or SIGTERM
 // stops it between steps, saves to --save and exits with 130. The session refuses a checkpoint right after
 // a skipped step: the file then keeps the last state that trained, and the exit status is 1.
+// Under mpirun the ranks train one run together (cli/ranks.hpp): rank 0 alone prints, logs and saves.
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -15,6 +16,7 @@
 #include "interrupt.hpp"
 #include "jsonl_log.hpp"
 #include "progress_bar.hpp"
+#include "ranks.hpp"
 #include "runtime.hpp"
 #include "tinyformer.hpp"
 
@@ -48,55 +50,63 @@ TrainConfig config_from(const Args& a) {
   return c;
 }
 
-// The story text of --data and --valid, with --top-words for a fresh run's vocabulary.
-CorpusText corpus_text(const Args& a, std::string& description) {
-  StoryText text = load_story_text(a);
+// Rank 0's messages: the others of a data-parallel run stay quiet.
+bool g_quiet = false;
+template <class... Values>
+void note(const char* format, Values... values) {
+  if (!g_quiet) std::fprintf(stderr, format, values...);
+}
+
+// The story text of --data and --valid (read by rank 0, sent to the others), with --top-words for a fresh
+// run's vocabulary.
+CorpusText corpus_text(const Args& a, std::string& description, Communicator& ranks) {
+  StoryText text = shared_story_text(a, ranks);
   description = text.description;
   return {std::move(text.train), std::move(text.valid), a.integer("top-words")};
 }
 
-std::unique_ptr<Session> resume_session(const Args& a, Device device) {
-  SavedRun run = load_saved_run(a.str("resume"));
+std::unique_ptr<Session> resume_session(const Args& a, Device device, Communicator& ranks) {
+  SavedRun run = shared_saved_run(a.str("resume"), ranks);
   std::optional<TaskKind> expected;
   if (a.has("task")) expected = parse_task(a.str("task"));
   std::string description;
   std::optional<CorpusText> text;
-  if (run.task == TaskKind::Stories) text = corpus_text(a, description);
+  if (run.task == TaskKind::Stories) text = corpus_text(a, description, ranks);
   auto session = Session::resume(run, text ? &*text : nullptr, device, expected);
-  std::fprintf(stderr, "resuming %s at step %lld\n", a.str("resume").c_str(),
-               static_cast<long long>(run.step()));
+  note("resuming %s at step %lld\n", a.str("resume").c_str(), static_cast<long long>(run.step()));
   return session;
 }
 
 // The run --resume names, or a fresh one from the options (its options checked before any text is read).
-std::unique_ptr<Session> open_session(const Args& a, Device device) {
-  if (a.has("resume")) return resume_session(a, device);
+std::unique_ptr<Session> open_session(const Args& a, Device device, Communicator& ranks) {
+  if (a.has("resume")) return resume_session(a, device, ranks);
   TrainConfig c = checking_options([&] { return config_from(a); });
   checking_options([&] { c.validate(); });  // a story run's vocabulary comes from its text: checked again
   std::string description;
   std::optional<CorpusText> text;
-  if (c.task == TaskKind::Stories) text = corpus_text(a, description);
+  if (c.task == TaskKind::Stories) text = corpus_text(a, description, ranks);
   auto session = Session::create(c, text ? &*text : nullptr, device);
   if (const StoryData* d = session->story_data())
-    std::fprintf(stderr, "corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n",
-                 description.c_str(), static_cast<long long>(d->train.size()),
-                 static_cast<long long>(d->valid.size()), static_cast<long long>(d->vocab.size()));
+    note("corpus: %s, %lld training tokens, %lld held out, vocabulary %lld\n", description.c_str(),
+         static_cast<long long>(d->train.size()), static_cast<long long>(d->valid.size()),
+         static_cast<long long>(d->vocab.size()));
   if (a.has("init-from")) {
-    session->init_from(load_saved_run(a.str("init-from")));
-    std::fprintf(stderr, "weights from %s\n", a.str("init-from").c_str());
+    session->init_from(shared_saved_run(a.str("init-from"), ranks));
+    note("weights from %s\n", a.str("init-from").c_str());
   }
   return session;
 }
 
 // Writes the run to `path` unless the session refuses (right after a skipped step, or with numbers that are
-// not finite: the file keeps the last state that trained), which is said on stderr.
+// not finite: the file keeps the last state that trained), which is said on stderr. Every rank asks, so
+// all answer alike; rank 0 alone writes.
 bool save(const Session& s, const std::string& path) {
   try {
-    save_checkpoint(path, s.checkpoint());
+    Checkpoint ck = s.checkpoint();
+    if (!g_quiet) save_checkpoint(path, ck);
     return true;
   } catch (const CheckpointRefused& e) {
-    std::fprintf(stderr, "not saving %s at step %lld: %s\n", path.c_str(),
-                 static_cast<long long>(s.steps_done()), e.what());
+    note("not saving %s at step %lld: %s\n", path.c_str(), static_cast<long long>(s.steps_done()), e.what());
     return false;
   }
 }
@@ -136,7 +146,7 @@ StepStats step_once(Session& session, const Args& a, JsonlLog* log, ProgressBar&
       {"step", s.step},       {"loss", s.loss},  // null when not finite
       {"lr", s.lr},           {"grad_norm", s.grad_norm},
       {"skipped", s.skipped}, {"tokens_per_s", s.seconds > 0 ? s.tokens / s.seconds : 0.0}};
-  if (eval_every > 0 && s.step % eval_every == 0)
+  if (eval_every > 0 && s.step % eval_every == 0 && !g_quiet)
     if (std::optional<float> valid = unprofiled([&] { return session.validation_loss(); }))
       line["validation_loss"] = *valid;
   if (log) log->write(line);
@@ -146,7 +156,7 @@ StepStats step_once(Session& session, const Args& a, JsonlLog* log, ProgressBar&
   if (s.skipped_steps > 0 && n > 0 && static_cast<size_t>(n) < sizeof status)
     std::snprintf(status + n, sizeof status - static_cast<size_t>(n), ", %lld skipped (not finite)",
                   static_cast<long long>(s.skipped_steps));
-  bar.update(s.step, status);
+  if (!g_quiet) bar.update(s.step, status);
   return s;
 }
 
@@ -206,6 +216,7 @@ void train_options(OptionTable& o) {
       "default 20)",
       1, 1000000);
   compute_options(o);
+  rank_options(o);
   o.output_file("save", "checkpoint written at the end (and on Ctrl-C): a regular file or a new name");
   o.integer("checkpoint-every", "N", "also save every N steps (needs --save; 0 = never)", 0, kMaxSteps, 0);
   o.text("resume", "FILE", "continue the run saved in FILE (its settings; --steps sets the new total)");
@@ -218,56 +229,71 @@ void train_options(OptionTable& o) {
          "add it to the JSON line");
 }
 
-int train_command(const Args& a) {
-  if (a.integer("checkpoint-every") > 0 && !a.has("save"))
-    throw UsageError("--checkpoint-every needs --save FILE");
-  if (a.has("save")) check_writable(a.str("save"));  // before training, not after it
-  apply_threads(a);
-  Device device = device_option(a);
-  std::unique_ptr<Session> session = open_session(a, device);
+namespace {
+
+// The command on one rank (of one, unless mpirun started several).
+int train(const Args& a, Device device, const std::shared_ptr<Communicator>& ranks) {
+  g_quiet = ranks->rank() != 0;
+  if (a.has("save") && !g_quiet) check_writable(a.str("save"));  // before training, not after it
+  std::unique_ptr<Session> session = open_session(a, device, *ranks);
+  session->distribute(ranks);
   TrainConfig c = session->train_config();
   int64_t total = a.has("resume") ? a.integer("steps", c.steps) : c.steps, first = session->steps_done();
   TF_CHECK(total > first || !a.has("resume"), "the run in ", a.str("resume"), " is at step ", first,
            " already: --steps ", total, " (the new total) leaves nothing to train; give more than ", first);
-  std::unique_ptr<JsonlLog> log = a.has("log") ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
-  std::fprintf(stderr, "training %s (%lld parameters) on %s, %s\n", kind_name(c.model.kind).c_str(),
-               static_cast<long long>(session->model().module().parameter_count()),
-               device_name(device).c_str(), task_name(c.task).c_str());
+  std::unique_ptr<JsonlLog> log =
+      a.has("log") && !g_quiet ? std::make_unique<JsonlLog>(a.str("log")) : nullptr;
+  note("training %s (%lld parameters) on %s, %s%s\n", kind_name(c.model.kind).c_str(),
+       static_cast<long long>(session->model().module().parameter_count()), device_name(device).c_str(),
+       task_name(c.task).c_str(),
+       ranks->size() > 1 ? (", " + std::to_string(ranks->size()) + " ranks").c_str() : "");
 
   if (a.flag("profile")) profiler::start();
   ProgressBar bar("train", total);
   Totals totals;
   bool saved = false;
   {
-    InterruptGuard interrupt;  // Ctrl-C: finish the step, save, exit 130
-    while (session->steps_done() < total && !interrupt.interrupted())
+    InterruptGuard interrupt(g_quiet);  // Ctrl-C: finish the step, save, exit 130
+    ranks->watch_for_stop(&InterruptGuard::requested);
+    bool stop = false;  // on every rank alike: a signal that reached one rank first stops them all
+    while (session->steps_done() < total && !(stop = ranks->any(interrupt.interrupted())))
       step_once(*session, a, log.get(), bar, totals);
-    if (interrupt.interrupted()) {
+    if (stop) {
       saved = a.has("save") && save(*session, a.str("save"));
-      std::fprintf(stderr, "\n%s at step %lld: %s\n", interrupt.signal_name(),
-                   static_cast<long long>(session->steps_done()),
-                   saved           ? ("saved " + a.str("save")).c_str()
-                   : a.has("save") ? "nothing saved"
-                                   : "nothing saved (no --save)");
+      note("\n%s at step %lld: %s\n", interrupt.signal_name(), static_cast<long long>(session->steps_done()),
+           saved           ? ("saved " + a.str("save")).c_str()
+           : a.has("save") ? "nothing saved"
+                           : "nothing saved (no --save)");
       return kInterruptedExit;
     }
-    bar.finish();
+    if (!g_quiet) bar.finish();
     saved = a.has("save") && save(*session, a.str("save"));
   }
   if (a.flag("profile")) {
     profiler::stop();
-    std::fprintf(stderr, "where the time goes, per step:\n%s", profile_table(profiler::read()).c_str());
+    note("where the time goes, per step:\n%s", profile_table(profiler::read()).c_str());
   }
-  print_json_line(final_figures(*session, a, totals, saved));
+  if (!g_quiet) print_json_line(final_figures(*session, a, totals, saved));
   int64_t ran = session->steps_done() - first;
   if (ran > 0 && session->skipped_steps() == ran) {
-    std::fprintf(stderr,
-                 "every one of the %lld steps was skipped (loss or gradient norm not finite): the run "
-                 "diverged and nothing was trained\n",
-                 static_cast<long long>(ran));
+    note(
+        "every one of the %lld steps was skipped (loss or gradient norm not finite): the run diverged and "
+        "nothing was trained\n",
+        static_cast<long long>(ran));
     return 1;
   }
   return a.has("save") && !saved ? 1 : 0;  // 1: the run diverged and the file keeps its last good state
+}
+
+}  // namespace
+
+int train_command(const Args& a) {
+  if (a.integer("checkpoint-every") > 0 && !a.has("save"))
+    throw UsageError("--checkpoint-every needs --save FILE");
+  apply_threads(a);
+  Device device = device_option(a);
+  std::shared_ptr<Communicator> ranks = join_ranks(a, device);
+  return on_every_rank(*ranks, [&] { return train(a, device, ranks); });
 }
 
 }  // namespace tf::cli

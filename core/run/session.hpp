@@ -94,6 +94,11 @@ class Session {
   // A fresh run starting from a file's weights (the CLI's --init-from), checked as load_weights checks.
   void init_from(const SavedRun& run) { load_weights(run.file.params, run.vocab()); }
   void set_causal(bool causal);
+  // Data parallelism (mpirun): this session is one of `ranks` and trains its slice of every batch, the
+  // gradients summed over the ranks each step (Trainer::distribute).
+  void distribute(std::shared_ptr<Communicator> ranks) {
+    trainer("data parallelism").distribute(std::move(ranks));
+  }
 
  private:
   Session(std::unique_ptr<Trainer> trainer, std::unique_ptr<Model> model, TaskKind task,
