@@ -19,16 +19,15 @@ void copy_between(const std::vector<Tensor>& parts, const Tensor& flat, bool to_
 
 }  // namespace
 
-void GradientExchange::sum(const std::vector<std::pair<std::string, Tensor>>& params, const Tensor& loss) {
-  std::vector<Tensor> parts;
-  int64_t n = 0;
-  for (const auto& named : params)
-    if (Tensor g = named.second.grad(); g.defined()) {
-      parts.push_back(g);
-      n += g.numel();
-    }
+void GradientExchange::sum(const std::vector<Tensor>& gradients, const Tensor& loss) {
+  if (gradients.size() == 1) {  // the optimizer's flat gradient slab: summed where it lies, then the loss
+    ranks_->sum(gradients[0].data(), static_cast<size_t>(gradients[0].numel()), loss.device());
+    return ranks_->sum(loss.data(), 1, loss.device());
+  }
+  std::vector<Tensor> parts = gradients;
   parts.push_back(loss);
-  n += loss.numel();
+  int64_t n = 0;
+  for (const Tensor& t : parts) n += t.numel();
   if (!flat_.defined() || flat_.numel() != n) flat_ = Tensor::empty(Shape{n}, loss.device());
   copy_between(parts, flat_, true);
   ranks_->sum(flat_.data(), static_cast<size_t>(n), loss.device());

@@ -100,7 +100,7 @@ Trainer::QueuedStep Trainer::queue_step(float* log_row) {
     }
     r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
     PhaseScope optimizer(Phase::Optimizer);
-    if (exchange_) exchange_->sum(optimizer_->params(), r.loss);
+    if (exchange_) exchange_->sum(optimizer_->gradients(), r.loss);
     float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
     guard_step(optimizer_->gradients(), r.loss, r.report_scale, max_norm, log_row);
     q.stepped = optimizer_->step(log_row);

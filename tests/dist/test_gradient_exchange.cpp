@@ -1,5 +1,6 @@
-// The step's one exchange: every defined gradient and the loss go out in one flat buffer and come back as
-// the ranks' sums, each in its own tensor. Here the "other rank" holds the same numbers (the sum doubles).
+// The step's exchange: the flat gradient slab summed in place, or separate gradients and the loss in one
+// flat buffer that comes back as the ranks' sums, each in its own tensor. Here the "other rank" holds the
+// same numbers (the sum doubles).
 #include <doctest/doctest.h>
 
 #include "dist/gradient_exchange.hpp"
@@ -24,31 +25,35 @@ class TwinRank : public Communicator {
   size_t numbers = 0;
 };
 
-Tensor parameter_with_grad(std::vector<float> grad) {
-  Tensor p = Tensor::zeros(Shape{static_cast<int64_t>(grad.size())});
-  p.set_requires_grad(true);
-  if (!grad.empty()) p.set_grad(Tensor::from_vector(grad, Shape{static_cast<int64_t>(grad.size())}));
-  return p;
-}
-
 }  // namespace
 
 TEST_SUITE("gradient_exchange") {
-  TEST_CASE("every gradient and the loss are summed in one exchange and land back in place") {
+  TEST_CASE("gradients not in a slab and the loss are summed in one exchange and land back in place") {
     auto twin = std::make_shared<TwinRank>();
     GradientExchange exchange(twin);
-    std::vector<std::pair<std::string, Tensor>> params = {{"a", parameter_with_grad({1, 2, 3})},
-                                                          {"none", parameter_with_grad({})},
-                                                          {"b", parameter_with_grad({-4, 0.5f})}};
+    std::vector<Tensor> grads = {Tensor::from_vector({1, 2, 3}, Shape{3}),
+                                 Tensor::from_vector({-4, 0.5f}, Shape{2})};
     Tensor loss = Tensor::scalar(0.25f);
     for (int step = 1; step <= 2; ++step) {  // the flat buffer is kept for the next step
-      exchange.sum(params, loss);
+      exchange.sum(grads, loss);
       CHECK(twin->sums == step);
       CHECK(twin->numbers == 6);  // 3 + 2 gradient numbers and the loss
     }
-    CHECK(params[0].second.grad().to_vector() == std::vector<float>{4, 8, 12});
-    CHECK_FALSE(params[1].second.grad().defined());
-    CHECK(params[2].second.grad().to_vector() == std::vector<float>{-16, 2});
+    CHECK(grads[0].to_vector() == std::vector<float>{4, 8, 12});
+    CHECK(grads[1].to_vector() == std::vector<float>{-16, 2});
+    CHECK(loss.item() == 1.f);
+  }
+
+  TEST_CASE("the flat gradient slab is summed where it lies, then the loss") {
+    auto twin = std::make_shared<TwinRank>();
+    GradientExchange exchange(twin);
+    Tensor slab = Tensor::from_vector({1, 2, 0, -3}, Shape{4}), loss = Tensor::scalar(0.5f);
+    const float* where = slab.data();
+    exchange.sum({slab}, loss);
+    CHECK(twin->sums == 2);
+    CHECK(twin->numbers == 1);  // the last exchange: the loss
+    CHECK(slab.data() == where);
+    CHECK(slab.to_vector() == std::vector<float>{2, 4, 0, -6});
     CHECK(loss.item() == 1.f);
   }
 
