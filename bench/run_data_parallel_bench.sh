@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Benchmark: data-parallel training on this machine's cores. The course's story step (MyTransformer(2002),
+# 64 sequences of 32 tokens, diffusion) in tokens per second three ways, alternating within one run (A B C,
+# A B C, ...) so that load from elsewhere falls on all three alike:
+#   A  1 rank x 1 thread      B  2 ranks x 1 thread (mpirun)      C  1 rank x 2 threads
+# Each figure is the run's final tokens_per_s (the global batch's tokens over the steps' wall time, as rank
+# 0 sees it: its exchanges included). Raise the shell's autogroup first on a shared machine
+# (echo -15 > /proc/self/autogroup).
+#   bench/run_data_parallel_bench.sh [steps per run, default 30] [rounds, default 3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+steps=${1:-30}
+rounds=${2:-3}
+cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build/native tinyformer >/dev/null
+cli=build/native/cli/tinyformer
+train=(train --task stories --data builtin --steps "$steps" --no-eval)
+mpirun=(mpirun --oversubscribe --bind-to none)
+[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
+
+tokens_per_s() {  # the command's final JSON line's tokens_per_s
+  "$@" 2>/dev/null | tail -1 | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens_per_s"])'
+}
+
+rows=$(for round in $(seq "$rounds"); do
+  a=$(tokens_per_s "$cli" "${train[@]}" --threads 1)
+  b=$(tokens_per_s "${mpirun[@]}" -np 2 "$cli" "${train[@]}" --threads 1)
+  c=$(tokens_per_s "$cli" "${train[@]}" --threads 2)
+  echo "$a $b $c"
+done)
+ROWS="$rows" /usr/bin/python3 - <<'PY'
+import os, statistics
+rows = [list(map(float, line.split())) for line in os.environ["ROWS"].splitlines()]
+head = ("round", "A: 1 rank x 1 thread", "B: 2 ranks x 1 thread", "C: 1 rank x 2 threads", "B / A", "B / C")
+print("%6s %22s %22s %22s %6s %6s" % head)
+def line(name, a, b, c):
+    print("%6s %18.0f t/s %18.0f t/s %18.0f t/s %5.2fx %5.2fx" % (name, a, b, c, b / a, b / c))
+for i, r in enumerate(rows, 1):
+    line(i, *r)
+line("median", *[statistics.median(col) for col in zip(*rows)])
+PY
