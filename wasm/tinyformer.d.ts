@@ -42,7 +42,8 @@ export interface LoadOptions {
   // maxStorageBufferBindingSize): loads the single-threaded WebGPU build (tinyformer-gpu.*) on it. Throws a
   // TinyformerError naming WebGPU when the build or its backend does not start (lost device, no arena).
   webgpu?: WebGpuDevice;
-  // WebGPU build: bytes of the one device buffer all tensors live in (default: the device's limits).
+  // WebGPU build: the starting size in bytes of the one device buffer all tensors live in (default 32 MiB);
+  // it grows as runs need, up to the device's buffer limits.
   webgpuArenaBytes?: number;
 }
 
@@ -164,6 +165,7 @@ export interface WebGpuCounts {
   total: WebGpuPhaseCounts;
   pipelines: WebGpuPipelineCounts[];
   syncPipelines: number;  // pipelines made at a dispatch rather than while loading (0 when all were ready)
+  arena: { bytes: number; limit: number; growths: number };  // its size now, the device's limit, growths so far
 }
 
 // ---------------------------------------------------------------- the module

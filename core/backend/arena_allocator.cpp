@@ -18,6 +18,7 @@ size_t ArenaAllocator::rounded(size_t bytes) {
 }
 
 std::optional<size_t> ArenaAllocator::allocate(size_t bytes) {
+  if (bytes > capacity_) return std::nullopt;  // and rounded() cannot wrap around
   size_t size = rounded(bytes);
   auto fit = by_size_.lower_bound({size, 0});
   if (fit == by_size_.end()) return std::nullopt;
@@ -50,6 +51,16 @@ void ArenaAllocator::deallocate(size_t offset, size_t bytes) {
     }
   }
   insert_free(offset, size);
+}
+
+void ArenaAllocator::grow(size_t capacity) {
+  size_t old = capacity_;
+  capacity = capacity / kAlignment * kAlignment;
+  TF_CHECK(capacity >= old, "arena: it only grows (", old, " -> ", capacity, " bytes)");
+  if (capacity == old) return;
+  capacity_ = capacity;
+  live_ += capacity - old;  // the tail, as if handed out, then freed: it merges like any freed range
+  deallocate(old, capacity - old);
 }
 
 size_t ArenaAllocator::largest_free() const { return by_size_.empty() ? 0 : by_size_.rbegin()->first; }

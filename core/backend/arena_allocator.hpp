@@ -1,7 +1,8 @@
-// Offsets inside one fixed-size block of device memory (the WebGPU backend's arena: a single GPUBuffer that
-// every shader binds). Best fit over the free ranges, which are merged with their neighbours when freed, so
-// a training step that frees and allocates the same sizes reuses the same ranges and the arena does not
-// fragment into unusable pieces. Knows nothing of WebGPU: a native test holds it to its promises.
+// Offsets inside one block of device memory (the WebGPU backend's arena: a single GPUBuffer that every
+// shader binds; it grows at its end, so offsets handed out stay valid). Best fit over the free ranges, which
+// are merged with their neighbours when freed, so a training step that frees and allocates the same sizes
+// reuses the same ranges and the arena does not fragment into unusable pieces. Knows nothing of WebGPU: a
+// native test holds it to its promises.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,7 @@ class ArenaAllocator {
   // free range is large enough.
   std::optional<size_t> allocate(size_t bytes);
   void deallocate(size_t offset, size_t bytes);  // bytes as given to allocate
+  void grow(size_t capacity);                    // the new tail is free, joined to a free range before it
   size_t capacity() const { return capacity_; }
   size_t live_bytes() const { return live_; }
   size_t largest_free() const;

@@ -1,7 +1,8 @@
 // The WebGPU arena's allocator, natively: aligned offsets inside the capacity, best fit, freed neighbours
-// merged back into one range, and a clear answer when nothing fits.
+// merged back into one range, a clear answer when nothing fits, and growth that moves nothing.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <vector>
 
 #include "backend/arena_allocator.hpp"
@@ -46,6 +47,23 @@ TEST_SUITE("arena_allocator") {
     arena.deallocate(*small, 2 * 256);
     CHECK(arena.allocate(2 * 256) == small);
     CHECK(arena.allocate(8 * 256) == big);
+  }
+
+  TEST_CASE("growing adds the new tail to the free range before it; held ranges stay where they are") {
+    ArenaAllocator arena(8 * 256);
+    auto a = arena.allocate(4 * 256), b = arena.allocate(2 * 256);
+    REQUIRE((a && b));
+    CHECK_FALSE(arena.allocate(4 * 256).has_value());
+    arena.grow(16 * 256);
+    CHECK(arena.capacity() == 16 * 256);
+    CHECK(arena.live_bytes() == 6 * 256);
+    CHECK(arena.largest_free() == 10 * 256);  // 2 free units before the old end, 8 new ones
+    CHECK(arena.allocate(10 * 256) == std::optional<size_t>(6 * 256));
+    arena.deallocate(*a, 4 * 256);
+    arena.deallocate(*b, 2 * 256);
+    CHECK(arena.live_bytes() == 10 * 256);
+    CHECK_THROWS(arena.grow(8 * 256));                                            // it never shrinks
+    CHECK_FALSE(arena.allocate(std::numeric_limits<size_t>::max()).has_value());  // rounding up must not wrap
   }
 
   TEST_CASE("freeing a range twice or outside the arena is an error") {

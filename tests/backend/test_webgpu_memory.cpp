@@ -1,7 +1,7 @@
 // The WebGPU backend's memory and bridge, in headless Chromium (tests/webgpu/run-in-chromium.mjs): arena
-// pointers, uploads and reads, device copies with memmove's meaning, a clear error when the arena is full,
-// and a device's error raised as a tf::Error. Elsewhere (native, Node: no GPUDevice) each case says it
-// skipped.
+// pointers, uploads and reads, device copies with memmove's meaning, an arena that grows and keeps what it
+// holds, a clear error past the device's limit, and a device's error raised as a tf::Error. Elsewhere
+// (native, Node: no GPUDevice) each case says it skipped.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -14,6 +14,8 @@
 #include "util/error.hpp"
 #ifdef TF_WITH_WEBGPU
 #include <emscripten.h>
+
+#include "backend/webgpu/dispatch.hpp"
 #endif
 
 using namespace tf;
@@ -87,15 +89,39 @@ TEST_SUITE("webgpu_memory") {
     }
   }
 
-  TEST_CASE("an allocation the arena cannot hold is a clear error") {
+#ifdef TF_WITH_WEBGPU
+  TEST_CASE("the arena grows when a range does not fit, and keeps what it holds") {
     Backend* be = webgpu_under_test();
     if (!be) return;
-    CHECK_THROWS_WITH_AS(be->allocate(size_t(1) << 31), doctest::Contains("WebGPU out of memory"), Error);
+    size_t before = webgpu::arena_bytes();
+    if (2 * before > webgpu::arena_limit()) {
+      MESSAGE("the device cannot double the arena: skipped");
+      return;
+    }
+    std::vector<float> v = iota(1000, 0.5f), back(1000);
+    float* d = static_cast<float*>(be->allocate(v.size() * sizeof(float)));
+    be->copy_from_host(d, v.data(), v.size() * sizeof(float));
+    float* big = static_cast<float*>(be->allocate(before));  // more than any free range
+    CHECK(webgpu::arena_bytes() > before);
+    float* tail = big + before / sizeof(float) - v.size();  // the new buffer's last words, by a kernel
+    be->copy(tail, d, v.size() * sizeof(float));
+    be->copy_to_host(back.data(), tail, back.size() * sizeof(float));
+    CHECK(back == v);
+    be->copy_to_host(back.data(), d, back.size() * sizeof(float));
+    CHECK(back == v);
+    be->deallocate(big, before);
+    be->deallocate(d, v.size() * sizeof(float));
+  }
+
+  TEST_CASE("an allocation past the device's limit is a clear error") {
+    Backend* be = webgpu_under_test();
+    if (!be) return;
+    CHECK_THROWS_WITH_AS(be->allocate(webgpu::arena_limit() + 1), doctest::Contains("WebGPU out of memory"),
+                         Error);
     void* p = be->allocate(4);  // and the arena still works
     be->deallocate(p, 4);
   }
 
-#ifdef TF_WITH_WEBGPU
   TEST_CASE("an error the device reports is raised at a later call, with its message") {
     Backend* be = webgpu_under_test();
     if (!be) return;

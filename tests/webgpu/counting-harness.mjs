@@ -145,6 +145,7 @@ export function summarize({ steps, counts, own, hostMsPerStep, kernelMsPerStep }
     hostNsPerDispatch: (kernelMsPerStep * 1e6) / perStep(counts.total.dispatches),
     deviceAgrees: own.dispatches.length === counts.total.dispatches && own.submits === counts.total.submits && own.writes === counts.total.writes,
     syncPipelines: own.syncPipelines,
+    arena: counts.arena,
   };
 }
 
@@ -159,6 +160,7 @@ function table(s) {
   lines.push(`  GEMM workgroups: ${Object.entries(s.gemmByPipeline).map(([k, v]) => `${k}: ${v.callsPerStep} calls/step, min ${v.minWorkgroups}`).join('; ')}`);
   lines.push(`  dispatches per step by pipeline: ${Object.entries(s.dispatchesByPipeline).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   lines.push(`  host: ${s.hostMsPerStep.toFixed(2)} ms per step; ${s.hostNsPerDispatch.toFixed(0)} ns per dispatch (the profiler's kernel enqueue time, memory entries aside, over the dispatches)`);
+  lines.push(`  arena: ${s.arena.bytes / 2 ** 20} MiB after ${s.arena.growths} growths (the device would allow ${s.arena.limit / 2 ** 20} MiB)`);
   lines.push(`  the device's own record agrees with the module's counters: ${s.deviceAgrees}; pipelines made late: ${s.syncPipelines}`);
   return lines.join('\n');
 }

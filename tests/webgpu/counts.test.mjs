@@ -36,6 +36,9 @@ test(`a chunk of ${STEPS} default story steps, counted on a recording device`, {
   assert.equal(s.dispatchesByPipeline['step_guard/step_guard'], 1);
   assert.ok(s.phases.optimizer.dispatches <= 5, `${s.phases.optimizer.dispatches} optimizer dispatches per step`);
 
+  // The arena is as large as the run needs (it grew from its 32 MiB start), not the device's 1 GiB.
+  assert.ok(s.arena.growths >= 1 && s.arena.bytes <= 256 * 2 ** 20, JSON.stringify(s.arena));
+
   // Every pipeline was made with createComputePipelineAsync while the module loaded, none at a dispatch.
   assert.equal(result.own.asyncPipelines, result.counts.pipelines.length);
   assert.equal(result.own.syncPipelines, 0);

@@ -5,7 +5,8 @@
 // largest storage binding, hands the device in as Module.webgpu and runs main with the given doctest
 // arguments (and -nc: no colours). doctest's output streams to this process; the exit code is the program's.
 //   node tests/webgpu/run-in-chromium.mjs build/wasm-st/tests/core_webgpu_tests.js -ts=gemm
-// Env: TF_WEBGPU_TIMEOUT_S (default 600), TF_WEBGPU_ARENA_MIB (default 256), CHROMIUM.
+// Env: TF_WEBGPU_TIMEOUT_S (default 600), TF_WEBGPU_ARENA_MIB (the arena's starting size, default 16: it
+// grows from there as the suites need, so they all run across growths), CHROMIUM.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -57,7 +58,7 @@ async function main() {
   const [program, ...args] = process.argv.slice(2);
   if (!program) throw new Error('usage: run-in-chromium.mjs <program.js> [doctest arguments]');
   const timeout = Number(process.env.TF_WEBGPU_TIMEOUT_S || 600) * 1000;
-  const arenaBytes = Number(process.env.TF_WEBGPU_ARENA_MIB || 256) * 1024 * 1024;
+  const arenaBytes = Number(process.env.TF_WEBGPU_ARENA_MIB || 16) * 1024 * 1024;
   const server = await serve(path.dirname(path.resolve(program)), pageHtml(path.basename(program), args, arenaBytes));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,

@@ -34,8 +34,8 @@ async function adapterInfo(adapter) {
   };
 }
 
-// The module keeps all device memory in one buffer (the contract's arena), so it asks for the largest
-// buffer and binding the adapter allows.
+// The module keeps all device memory in one buffer (the contract's arena), which starts small and grows
+// as runs need it, up to the largest buffer and binding the device allows: so it asks for the adapter's.
 function arenaLimits(adapter) {
   const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
   return { maxBufferSize, maxStorageBufferBindingSize };

@@ -107,7 +107,7 @@ async function init({ device: wanted = Device.AUTO, timing = null, poolSize } = 
 async function loadModule(wrapper, picked, poolSize) {
   if (picked.gpu) {
     try {
-      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu, webgpuArenaBytes: arenaBytes(picked.gpu) }), picked };
+      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu }), picked };
     } catch (error) {
       picked.gpu.destroy();
       const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible(), builds: await readBuilds() });
@@ -116,12 +116,6 @@ async function loadModule(wrapper, picked, poolSize) {
   }
   return { tf: await wrapper.loadTinyformer({ threads: picked.device === Device.WASM_THREADS, poolSize }), picked };
 }
-
-// The WebGPU arena: the device's largest storage buffer, at most ARENA_CAP (the page's biggest story run
-// fits with room to spare; a software adapter cannot allocate the gigabytes its limits allow, and a real GPU
-// is left memory for the rest of the browser). A run that outgrows it fails as a WebGPU error: wasm goes on.
-const ARENA_CAP = 512 * 1024 * 1024;
-const arenaBytes = (gpu) => Math.min(ARENA_CAP, gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize);
 
 // WebGPU is gone for this worker: the page is told at once (a run in training also fails at its next chunk).
 function deviceFailed(reason) {

@@ -1,7 +1,11 @@
-// The WebGPU backend's memory: ranges of the arena (one GPUBuffer) handed out by ArenaAllocator, uploads
-// with queue.writeBuffer, reads through a staging buffer, and device-to-device copies as the `copy` kernel
-// of elementwise.wgsl (copyBufferToBuffer cannot copy within one buffer). Copies keep memmove's meaning:
-// overlapping ranges go through a scratch range, since the kernel's threads run in any order.
+// The WebGPU backend's memory: ranges of the arena (one GPUBuffer) handed out by ArenaAllocator, uploads,
+// reads, and device-to-device copies as the `copy` kernel of elementwise.wgsl (copyBufferToBuffer cannot copy
+// within one buffer). Copies keep memmove's meaning: overlapping ranges go through a scratch range, since
+// the kernel's threads run in any order. The arena grows when a range does not fit (doubled, or by the
+// range), up to the device's limit; past it the run fails as a WebGPU error and the page hands it to wasm.
+#include <algorithm>
+#include <cstdint>
+
 #include "backend/arena_allocator.hpp"
 #include "backend/webgpu/dispatch.hpp"
 #include "backend/webgpu/elementwise.hpp"
@@ -19,6 +23,17 @@ ArenaAllocator& arena() {
   return *a;
 }
 
+// Grows the arena so that `bytes` fit at its end; false when the device allows no more.
+bool grow_to_fit(size_t bytes) {
+  uint64_t have = arena().capacity(), limit = arena_limit();
+  if (bytes > limit) return false;
+  uint64_t want = std::min(limit, std::max(2 * have, have + ArenaAllocator::rounded(bytes)));
+  if (want <= have) return false;
+  grow_arena(static_cast<size_t>(want));
+  arena().grow(static_cast<size_t>(want));
+  return true;
+}
+
 bool overlaps(const void* a, const void* b, size_t bytes) {
   auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
   return x < y + bytes && y < x + bytes;
@@ -28,9 +43,11 @@ bool overlaps(const void* a, const void* b, size_t bytes) {
 
 void* allocate(size_t bytes) {
   std::optional<size_t> offset = arena().allocate(bytes);
+  if (!offset && grow_to_fit(bytes)) offset = arena().allocate(bytes);
   if (!offset)
-    fail("WebGPU out of memory: no free range of ", ArenaAllocator::rounded(bytes) >> 10, " KiB in the ",
-         arena().capacity() >> 20, " MiB arena (", arena().live_bytes() >> 20, " MiB in use)");
+    fail("WebGPU out of memory: no free range of ", (bytes + 1023) >> 10, " KiB in the ",
+         arena().capacity() >> 20, " MiB arena (", arena().live_bytes() >> 20,
+         " MiB in use; the device allows ", arena_limit() >> 20, " MiB)");
   return device_pointer(*offset);
 }
 

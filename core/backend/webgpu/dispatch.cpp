@@ -13,8 +13,10 @@
 
 extern "C" {
 int tf_webgpu_init(const void* ring, uint32_t ring_bytes, uint32_t* ring_used, const char* phases,
-                   const void* pipelines, uint32_t count);
+                   const void* pipelines, uint32_t count, double start_bytes);
 double tf_webgpu_arena_bytes();
+double tf_webgpu_arena_limit();
+int tf_webgpu_grow(double bytes, int phase);
 void tf_webgpu_message(char* buffer, uint32_t capacity);
 int tf_webgpu_dispatch(uint32_t pipeline, uint32_t slot, uint32_t x, uint32_t y, uint32_t z, uint32_t rows,
                        int gemm, int phase);
@@ -30,6 +32,9 @@ namespace {
 
 constexpr uint32_t kMaxGroupsPerDimension = 65535;
 constexpr size_t kRingBytes = size_t(2) << 20;  // 8192 slots: a chunk of several steps per submit
+// The arena starts here (or at Module.webgpuArenaBytes) and grows as runs need it: a default story run and
+// its optimizer use about 100 MiB, the toy runs a few.
+constexpr double kArenaStartBytes = 32 << 20;
 
 #define TF_PHASE_NAME(id, name) name ","
 constexpr const char kPhaseNames[] = TF_PROFILE_PHASES(TF_PHASE_NAME);
@@ -41,6 +46,7 @@ constexpr const char kPhaseNames[] = TF_PROFILE_PHASES(TF_PHASE_NAME);
 // it submits (also for an asynchronous read, which C++ does not see).
 alignas(kMaxParamsBytes) uint8_t g_ring[kRingBytes];
 uint32_t g_ring_used = 0;
+size_t g_arena_bytes = 0;  // the JS side's, kept here: every operand's check reads it
 
 int phase() { return static_cast<int>(current_phase()); }
 
@@ -55,19 +61,28 @@ void check(int status) {
 }  // namespace
 
 bool present() {
-  static const bool ready = tf_webgpu_init(g_ring, kRingBytes, &g_ring_used, kPhaseNames,
-                                           &pipeline_info(Pipeline{}), kPipelineCount) != 0;
+  static const bool ready = [] {
+    bool made = tf_webgpu_init(g_ring, kRingBytes, &g_ring_used, kPhaseNames, &pipeline_info(Pipeline{}),
+                               kPipelineCount, kArenaStartBytes) != 0;
+    if (made) g_arena_bytes = static_cast<size_t>(tf_webgpu_arena_bytes());
+    return made;
+  }();
   return ready;
 }
 
-size_t arena_bytes() {
-  static const size_t bytes = present() ? static_cast<size_t>(tf_webgpu_arena_bytes()) : 0;
-  return bytes;
+size_t arena_bytes() { return present() ? g_arena_bytes : 0; }
+
+size_t arena_limit() { return present() ? static_cast<size_t>(tf_webgpu_arena_limit()) : 0; }
+
+void grow_arena(size_t bytes) {
+  TF_CHECK(bytes <= arena_limit(), "the WebGPU arena cannot grow past ", arena_limit() >> 20, " MiB");
+  check(tf_webgpu_grow(static_cast<double>(bytes), phase()));
+  g_arena_bytes = bytes;
 }
 
 size_t arena_offset(const void* device_ptr) {
   auto p = reinterpret_cast<uintptr_t>(device_ptr);
-  TF_CHECK(p >= kArenaBase && p - kArenaBase < arena_bytes(), "not a WebGPU device pointer: ", device_ptr);
+  TF_CHECK(p >= kArenaBase && p - kArenaBase < g_arena_bytes, "not a WebGPU device pointer: ", device_ptr);
   return p - kArenaBase;
 }
 

@@ -67,6 +67,9 @@ void write(void* device_ptr, const void* host, size_t bytes);
 
 // Whether a GPUDevice was handed to the module (Module.webgpu) and the arena could be made.
 bool present();
-size_t arena_bytes();
+size_t arena_bytes();  // now
+size_t arena_limit();  // the most the device allows
+// A larger arena (bytes <= arena_limit()) with the old one's contents, after the work recorded so far.
+void grow_arena(size_t bytes);
 
 }  // namespace tf::webgpu

@@ -1,6 +1,6 @@
 // The JS side of the WebGPU backend, linked into the module with --js-library (dispatch.cpp is the C++
 // side). It owns the GPUDevice handed in as Module.webgpu, the arena (the one GPUBuffer all device memory
-// lives in), the compute pipelines (all made with createComputePipelineAsync while the module loads, from
+// lives in; it grows into a larger buffer when C++ asks), the compute pipelines (all made with createComputePipelineAsync while the module loads, from
 // the WGSL that C++ embeds; Module.webgpuReady() settles when they are), the GPU copy of the ring (C++
 // stages each dispatch's Params and each small upload in wasm memory: one queue write per submit, the
 // uploads then copied into the arena in order with the dispatches) and the open command encoder. Every
@@ -15,6 +15,9 @@ mergeInto(LibraryManager.library, {
     device: null,
     arena: null,
     arenaBytes: 0,
+    arenaLimit: 0,      // the largest arena the device allows (its buffer and binding limits)
+    growths: 0,         // times the arena grew
+    layout: null,       // the bind group layout (a grown arena needs a new bind group)
     ring: null,         // GPUBuffer: uniform slots (dynamic offsets) and uploads, written from wasm memory at submit
     ringPtr: 0,         // where C++ stages them in wasm memory
     usedPtr: 0,         // C++'s count of the ring's bytes in use (a u32 in wasm memory), reset at submit
@@ -71,7 +74,7 @@ mergeInto(LibraryManager.library, {
       return 0;
     },
 
-    init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count) {
+    init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count, startBytes) {
       var device = Module['webgpu'];
       if (!device || typeof device.createBuffer !== 'function') return 0;
       TFGPU.device = device;
@@ -85,13 +88,10 @@ mergeInto(LibraryManager.library, {
       TFGPU.counts = new Float64Array(TFGPU.phases.length * TFGPU.counted.length);
       TFGPU.perPipeline = new Float64Array(count * TFGPU.pipelineCounted.length);
       TFGPU.resetCounts();
-      var limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
-      var wanted = Module['webgpuArenaBytes'] || limit;
-      TFGPU.arenaBytes = Math.floor(Math.min(limit, wanted, 4294967040) / 256) * 256;
-      TFGPU.arena = device.createBuffer({
-        label: 'tinyformer arena', size: TFGPU.arenaBytes,
-        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-      });
+      var limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize, 4294967040);
+      TFGPU.arenaLimit = Math.floor(limit / 256) * 256;
+      TFGPU.arenaBytes = Math.min(TFGPU.arenaLimit, Math.ceil((Module['webgpuArenaBytes'] || startBytes) / 256) * 256);
+      TFGPU.arena = TFGPU.makeArena(TFGPU.arenaBytes);
       TFGPU.ringPtr = ringPtr;
       TFGPU.usedPtr = usedPtr;
       TFGPU.ring = device.createBuffer({
@@ -99,22 +99,49 @@ mergeInto(LibraryManager.library, {
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
       });
       TFGPU.offsets = new Uint32Array(1);
-      var layout = device.createBindGroupLayout({
+      TFGPU.layout = device.createBindGroupLayout({
         entries: [
           { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
           { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
         ],
       });
-      var pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout] });
-      TFGPU.bindGroup = device.createBindGroup({
-        layout: layout,
+      TFGPU.bind();
+      TFGPU.makePipelines(device.createPipelineLayout({ bindGroupLayouts: [TFGPU.layout] }), table, count);
+      return 1;
+    },
+
+    makeArena: function(bytes) {
+      return TFGPU.device.createBuffer({
+        label: 'tinyformer arena', size: bytes,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+    },
+
+    bind: function() {
+      TFGPU.bindGroup = TFGPU.device.createBindGroup({
+        layout: TFGPU.layout,
         entries: [
           { binding: 0, resource: { buffer: TFGPU.arena } },
           { binding: 1, resource: { buffer: TFGPU.ring, size: TFGPU.slotBytes } },
         ],
       });
-      TFGPU.makePipelines(pipelineLayout, table, count);
-      return 1;
+    },
+
+    // A larger arena holding the old one's bytes, copied after the work recorded so far (submitted with it,
+    // so that work still sees the old arena). Device pointers are offsets: every one stays valid. The old
+    // buffer goes once the GPU is done with it.
+    grow: function(bytes, phase) {
+      var old = TFGPU.arena;
+      if (TFGPU.pass) TFGPU.pass.end();
+      TFGPU.pass = null;
+      TFGPU.arena = TFGPU.makeArena(bytes);
+      TFGPU.encoder = TFGPU.encoder || TFGPU.device.createCommandEncoder();
+      TFGPU.encoder.copyBufferToBuffer(old, 0, TFGPU.arena, 0, TFGPU.arenaBytes);
+      TFGPU.submit(phase);
+      TFGPU.arenaBytes = bytes;
+      TFGPU.growths++;
+      TFGPU.bind();
+      TFGPU.device.queue.onSubmittedWorkDone().then(function() { old.destroy(); });
     },
 
     // Every pipeline of the table (C++ PipelineInfo[count]: stem, entry and source pointers), asynchronously;
@@ -188,7 +215,8 @@ mergeInto(LibraryManager.library, {
         out.entry = info.entry;
         return out;
       });
-      return { phases: phases, total: total, pipelines: pipelines, syncPipelines: TFGPU.syncPipelines };
+      var arena = { bytes: TFGPU.arenaBytes, limit: TFGPU.arenaLimit, growths: TFGPU.growths };
+      return { phases: phases, total: total, pipelines: pipelines, syncPipelines: TFGPU.syncPipelines, arena: arena };
     },
 
     // Ends the open pass, writes the staged Params (C++'s ring) and submits the encoder.
@@ -247,8 +275,8 @@ mergeInto(LibraryManager.library, {
                    'Module["webgpuResetCounts"] = function() { if (TFGPU.counts) TFGPU.resetCounts(); };',
 
   tf_webgpu_init__deps: ['$TFGPU'],
-  tf_webgpu_init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count) {
-    var ok = TFGPU.init(ringPtr, ringBytes, usedPtr, phasesPtr, table, count);
+  tf_webgpu_init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count, startBytes) {
+    var ok = TFGPU.init(ringPtr, ringBytes, usedPtr, phasesPtr, table, count, startBytes);
 #if ASYNCIFY
     // The doctest build dispatches as soon as main runs: it waits here for the pipelines.
     if (ok) return Asyncify.handleAsync(function() { return Promise.all(TFGPU.pending).then(function() { return 1; }); });
@@ -259,6 +287,18 @@ mergeInto(LibraryManager.library, {
   tf_webgpu_arena_bytes__deps: ['$TFGPU'],
   tf_webgpu_arena_bytes: function() {
     return TFGPU.arenaBytes;
+  },
+
+  tf_webgpu_arena_limit__deps: ['$TFGPU'],
+  tf_webgpu_arena_limit: function() {
+    return TFGPU.arenaLimit;
+  },
+
+  tf_webgpu_grow__deps: ['$TFGPU'],
+  tf_webgpu_grow: function(bytes, phase) {
+    if (TFGPU.check()) return 1;
+    TFGPU.grow(bytes, phase);
+    return 0;
   },
 
   tf_webgpu_message__deps: ['$TFGPU'],
