@@ -1,6 +1,6 @@
 // The lab's Web Worker: it alone owns the Tinyformer wasm module, its Models and Runs (kept by slot name),
-// the story text and, on WebGPU, the GPUDevice (probed here, handed to the module's WebGPU build); it
-// answers the page by the protocol in protocol.js. Training runs in chunks of steps sized to about half
+// the story text and, on WebGPU, the GPUDevice (probed here, handed to the module's WebGPU build:
+// wasm-module.js); it answers the page by the protocol in protocol.js. Training runs in chunks of steps sized to about half
 // a second, yielding to the event loop between them so pause, stop and other requests (attention
 // maps, writing) are answered while a run trains. A WebGPU failure (device lost, GPU memory, a shader) is
 // told to the page (DEVICE_FAILED), which starts a wasm worker and resumes the runs from their checkpoints.
@@ -8,138 +8,26 @@
 // four), for the last slot that trained. A run on WebGPU trains with trainChunk (one asynchronous read per
 // chunk); its views (CALL, embedding rows) use a CPU copy refreshed from the device when the run has moved
 // on, and its checkpoints are read asynchronously (readCheckpoint). Those reads and the chunks take turns
-// (inTurn), so a save asked for while a chunk is in flight waits for it, then saves.
+// (inTurn, run-slots.js), so a save asked for while a chunk is in flight waits for it, then saves.
 import { Msg, MODEL_METHODS, FIGURES, reply, failure, transferables } from '../shared/protocol.js';
-import { Device, adapterName, chooseDevice, isSoftwareAdapter } from '../shared/device-choice.js';
-import { isDeviceFailure, probeWebGpu, watchLoss } from './webgpu-device.js';
+import { Device } from '../shared/device-choice.js';
+import { dropView, inTurn, inTurns, newSlot, onTurnWait, release, slotOf, slots, viewOf } from './run-slots.js';
+import { device, deviceFailed, init, loseDevice, moduleInfo, needModule, probeFacts, tf } from './wasm-module.js';
+import { isDeviceFailure } from './webgpu-device.js';
 
 const CHUNK_SECONDS = 0.5;
 const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in this many (chunkSteps)
 
-let tf = null;                 // the Tinyformer module, after INIT
-let device = null;             // {device, why, adapter, adapterSoftware, webgpuUsable, gpu: GPUDevice | null,
-                               //   lost: message | null, builds: readBuilds()'s}, after INIT
-let probed = null;             // the WebGPU facts (webgpuFacts), once probed
 let corpus = null;             // {text, source}: what stories train on
-const slots = new Map();       // slot -> {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null,
-                               //   view: a CPU copy of a WebGPU run | null, viewStep: the step it was read at,
-                               //   turn: the run's last device work (inTurn)}
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
+onTurnWait((seconds) => (otherSeconds -= seconds));  // waiting for a run's turn delays no training
 let profiledSlot = null;       // the slot whose training the profile holds
 let chunksTrained = 0;         // training chunks since profiledSlot changed (one in PROFILED_CHUNK_EVERY is profiled)
 
-function moduleInfo() {
-  return {
-    version: tf.version, threaded: tf.threaded, simd: tf.simd, maxThreads: tf.maxThreads,
-    threads: tf.threads(), crossOriginIsolated: self.crossOriginIsolated === true,
-    build: tf.threaded ? 'threaded' : 'single-threaded', memoryBytes: tf.memoryBytes(),
-    liveHandles: tf.liveHandles(), device: device.device, deviceWhy: device.why, adapter: device.adapter,
-    adapterSoftware: device.adapterSoftware, webgpuUsable: device.webgpuUsable, builds: device.builds,
-  };
-}
 
-// Which builds this page may load: web/wasm/builds.json, kept by scripts/build-wasm.sh ({st, mt, gpu: 'ready' |
-// 'building' | 'failed'}; npm start serves the page before every build is ready), read at every load (a build
-// finished meanwhile is used from the next); null where the page has no such file (then no WebGPU build).
-let builds = null;
-function readBuilds() {
-  builds ||= fetch(new URL('../wasm/builds.json', import.meta.url), { cache: 'no-store' })
-    .then((response) => (response.ok ? response.json() : null)).catch(() => null);
-  return builds;
-}
 
-const threadsPossible = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
-async function loadWrapper() {
-  try {
-    return await import('../wasm/tinyformer.js');
-  } catch (error) {
-    throw new Error(`the WebAssembly module is missing (run bash scripts/build-wasm.sh): ${error.message}`);
-  }
-}
 
-// What auto and a forced WebGPU choose from: {webgpu: the probe (a device where the module could use one),
-// gpuBuild, gpuTraining}. Probed once: the page may ask first (PROBE, to time the devices where auto is
-// unsure), and INIT then chooses from the same adapter and device.
-async function webgpuFacts() {
-  probed ||= (async () => {
-    const gpuTraining = (await loadWrapper()).features.webgpuTraining;
-    const gpuBuild = (await readBuilds())?.gpu === 'ready';
-    return { webgpu: await probeWebGpu(navigator.gpu, { withDevice: gpuBuild && gpuTraining }), gpuBuild, gpuTraining };
-  })();
-  return probed;
-}
-
-// The facts as the page gets them (PROBE): the device as a flag (a GPUDevice stays in this worker).
-async function probeFacts() {
-  const { webgpu, ...rest } = await webgpuFacts();
-  return { ...rest, webgpu: { ...webgpu, device: Boolean(webgpu.device) }, threads: threadsPossible(), builds: await readBuilds() };
-}
-
-// timing: what the page measured where auto was unsure (device-race.js), for auto only.
-async function pickDevice(wanted, timing) {
-  const gpuWanted = wanted === Device.AUTO || wanted === Device.WEBGPU;
-  const facts = gpuWanted ? await webgpuFacts() : { webgpu: null, gpuBuild: false };
-  const { webgpu } = facts;
-  const all = { ...facts, threads: threadsPossible(), builds: await readBuilds() };
-  const choice = chooseDevice(wanted, { ...all, timing: wanted === Device.AUTO ? timing : null });
-  if (!choice.device) throw new Error(`no build of the module is ready yet (${choice.why})`);
-  if (choice.device !== Device.WEBGPU && webgpu && webgpu.device) webgpu.device.destroy();
-  return {
-    ...choice, adapter: webgpu && webgpu.adapter ? adapterName(webgpu.adapter) : null,
-    adapterSoftware: isSoftwareAdapter(webgpu && webgpu.adapter),
-    webgpuUsable: gpuWanted && chooseDevice(Device.WEBGPU, all).device === Device.WEBGPU,  // the benchmark's WebGPU row
-    gpu: choice.device === Device.WEBGPU ? webgpu.device : null, lost: null, builds: all.builds,
-  };
-}
-
-async function init({ device: wanted = Device.AUTO, timing = null, poolSize } = {}) {
-  if (tf) return moduleInfo();
-  const wrapper = await loadWrapper();
-  ({ tf, picked: device } = await loadModule(wrapper, await pickDevice(wanted, timing), poolSize));
-  if (tf.threaded) tf.setThreads(Math.min(tf.maxThreads, poolSize || navigator.hardwareConcurrency || 2));
-  if (device.gpu) watchLoss(device.gpu, deviceFailed);
-  return moduleInfo();
-}
-
-// The module on the picked device; a WebGPU build that does not start (no GPU memory for its arena, say)
-// leaves the worker on wasm, with the reason in the banner.
-async function loadModule(wrapper, picked, poolSize) {
-  if (picked.gpu) {
-    try {
-      return { tf: await wrapper.loadTinyformer({ threads: false, webgpu: picked.gpu }), picked };
-    } catch (error) {
-      picked.gpu.destroy();
-      const wasm = chooseDevice(Device.WASM_THREADS, { threads: threadsPossible(), builds: await readBuilds() });
-      picked = { ...picked, device: wasm.device, gpu: null, why: `WebGPU: the WebGPU build did not start (${error.message})` };
-    }
-  }
-  return { tf: await wrapper.loadTinyformer({ threads: picked.device === Device.WASM_THREADS, poolSize }), picked };
-}
-
-// WebGPU is gone for this worker: the page is told at once (a run in training also fails at its next chunk).
-function deviceFailed(reason) {
-  if (device.lost) return;
-  device.lost = reason;
-  self.postMessage(reply(Msg.DEVICE_FAILED, 0, { reason }));
-}
-
-function loseDevice() {
-  if (!device || !device.gpu) throw new Error('the lab is not on WebGPU: there is no device to lose');
-  device.gpu.destroy();
-  return { destroyed: true };
-}
-
-function needModule() {
-  if (!tf) throw new Error('the WebAssembly module is not loaded yet');
-  return tf;
-}
-
-function slotOf(name) {
-  const slot = slots.get(name);
-  if (!slot) throw new Error(`no model in ${name} yet: train or load one first`);
-  return slot;
-}
 
 function describe(name) {
   const { handle, isRun } = slotOf(name);
@@ -156,65 +44,17 @@ function place(name, handle, isRun) {
   const old = slots.get(name);
   if (name === profiledSlot) profiledSlot = null;  // the profile was the old run's
   if (old) release(old);
-  slots.set(name, { handle, isRun, control: null, view: null, viewStep: -1, turn: Promise.resolve() });
+  slots.set(name, newSlot(handle, isRun));
   return describe(name);
-}
-
-function release(s) {
-  s.control = 'stop';
-  s.handle.delete();
-  dropView(s);
-}
-
-function dropView(s) {
-  if (s.view) s.view.delete();
-  s.view = null;
-}
-
-// A run's device work takes turns: each chunk of steps and each read of the run (a save, a view, its
-// weights copied) starts when the one before has ended. On WebGPU a chunk is in flight across awaits, and
-// the core refuses to read a run with a chunk pending; a read between two chunks sees one step's state. A
-// request's wait for its turn takes no time from training, so it is taken out of otherSeconds again (the
-// live views' share of the worker).
-function inTurn(s, work, { training = false } = {}) {
-  const asked = performance.now();
-  const done = s.turn.then(() => {
-    if (!training) otherSeconds -= (performance.now() - asked) / 1000;
-    return work();
-  });
-  s.turn = done.catch(() => {});
-  return done;
-}
-
-// The same in the turns of several slots (each once), taken one after the other.
-function inTurns([first, ...rest], work) {
-  return first ? inTurn(first, () => inTurns(rest.filter((s) => s !== first), work)) : work();
-}
-
-// What the views read: the slot's own handle, or for a run on WebGPU a CPU copy (a Run, so evaluate and
-// validationLoss work) read from the device when the run has trained since.
-async function viewOf(s) {
-  if (s.handle.device !== 'webgpu') return s.handle;
-  return inTurn(s, () => refreshView(s));
-}
-
-async function refreshView(s) {
-  const step = s.handle.stepsDone;
-  if (s.view && s.viewStep === step) return s.view;
-  if (s.view) {
-    await s.handle.snapshotTo(s.view);
-  } else {
-    const bytes = await s.handle.readCheckpoint();
-    s.view = tf.loadRun(bytes, s.handle.task === 'stories' ? storyText() : undefined, { device: 'cpu' });
-  }
-  s.viewStep = step;
-  return s.view;
 }
 
 function storyText() {
   if (!corpus) throw new Error('no story text yet: fetch the corpus, or choose the built-in stories or a file');
   return { train: corpus.text };
 }
+
+// The CPU copy of a WebGPU run that its views read (run-slots.js viewOf).
+const loadView = (bytes, task) => tf.loadRun(bytes, task === 'stories' ? storyText() : undefined, { device: 'cpu' });
 
 function createRun({ slot, config }) {
   const m = needModule();
@@ -309,14 +149,14 @@ async function callMethod({ slot, method, args = [] }) {
   if (!MODEL_METHODS.includes(method)) throw new Error(`${method} is not a model method the page may call`);
   const s = slotOf(slot);
   if (typeof s.handle[method] !== 'function') throw new Error(`${slot} has no ${method}`);
-  const handle = await viewOf(s);
+  const handle = await viewOf(s, loadView);
   return handle[method](...args);
 }
 
 // Course A2: the token table's rows for a sentence (repeated words give repeated rows).
 // table[x] for one input ([T, dim]) or a batch of inputs of one length ([B, T, dim]).
 async function embeddingRows({ slot, input }) {
-  const handle = await viewOf(slotOf(slot));
+  const handle = await viewOf(slotOf(slot), loadView);
   const batch = Array.isArray(input);
   const ids = (batch ? input : [input]).map((x) => handle.encode(x));
   if (ids.some((x) => x.length !== ids[0].length)) throw new Error('every sentence of a batch must have the same number of tokens');
