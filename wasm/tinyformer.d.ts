@@ -159,6 +159,7 @@ export interface WebGpuPipelineCounts {
   maxRows: number;      // the most rows of a reduction one invocation walked (0: none)
   gemmCalls: number;    // GEMM calls whose product this pipeline computed
   minGemmWorkgroups: number;  // the fewest workgroups one of them had (Infinity when none)
+  gpuNs: number;        // GPU time of its dispatches while kernels were timed (timeWebgpuKernels), else 0
 }
 export interface WebGpuCounts {
   phases: Record<'batch' | 'forward' | 'backward' | 'optimizer' | 'copies' | 'other', WebGpuPhaseCounts>;
@@ -193,6 +194,10 @@ export interface Tinyformer {
 
   // The WebGPU build's counts since the last reset (null in the other builds).
   webgpuCounts(): WebGpuCounts | null;
+  // Times every kernel on the GPU (timestamp-query; each dispatch its own pass): true when on, false where
+  // the device lacks the feature or this is not the WebGPU build.
+  timeWebgpuKernels(on: boolean): boolean;
+  webgpuTimesSettled(): Promise<void>;  // the times of the work submitted so far are in webgpuCounts()
   resetWebgpuCounts(): void;
 
   // The course's settings for a task and model family (toy: MyTransformer(14, 32, 1, 1), Adam 1e-3,

@@ -308,6 +308,15 @@ class Tinyformer {
   resetWebgpuCounts() {
     if (this.webgpu) this.#wasm.webgpuResetCounts();
   }
+  // GPU time per pipeline (webgpuCounts().pipelines[].gpuNs) where the device has timestamp-query: true
+  // when kernels are now timed. Timing puts each dispatch in a pass of its own: for profiling only.
+  timeWebgpuKernels(on) {
+    return this.webgpu ? this.#wasm.webgpuTimeKernels(on) : false;
+  }
+  // Resolves once the GPU times of the work submitted so far are in webgpuCounts().
+  async webgpuTimesSettled() {
+    if (this.webgpu) await this.#wasm.webgpuTimesSettled();
+  }
 
   defaultConfig(task, kind = '') {
     return parseJson(guard(this.#wasm, () => this.#wasm.defaultConfig(String(task), String(kind))));

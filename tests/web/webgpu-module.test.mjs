@@ -29,15 +29,18 @@ async function inChromium(work) {
   }
 }
 
-// In the page: a device as the worker asks for one (the adapter's buffer limits, for the arena).
+// In the page: a device as the worker asks for one (the adapter's buffer limits, for the arena, and
+// timestamp-query where it has it).
 const DEVICE = `async function newDevice() {
   const adapter = await navigator.gpu.requestAdapter();
   const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
-  return adapter.requestDevice({ requiredLimits: { maxBufferSize, maxStorageBufferBindingSize } });
+  const requiredFeatures = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+  return adapter.requestDevice({ requiredLimits: { maxBufferSize, maxStorageBufferBindingSize }, requiredFeatures });
 }`;
 
 // A toy run on the device beside the same run on the build's CPU backend: 30 steps in chunks, then its
-// checkpoint read asynchronously resumes on either device with the losses the CPU run goes on with.
+// checkpoint read asynchronously resumes on either device with the losses the CPU run goes on with. Where
+// the adapter has timestamp-query, two more steps with kernels timed give every kernel used a GPU time.
 test('the WebGPU build places runs on the device: they train in chunks and are read back asynchronously', { skip }, async () => {
   const r = await inChromium(new Function(`return (async () => {
     ${DEVICE}
@@ -60,6 +63,13 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
       next: { cpu: Array.from(cpu.step(5).losses), onCpu: Array.from(onCpu.step(5).losses),
               onGpu: (await onGpu.trainChunk(5)).stats.map((s) => s.loss) },
       handles: lab.liveHandles() };
+    const timed = lab.timeWebgpuKernels(true);
+    lab.resetWebgpuCounts();
+    const timedLosses = (await onGpu.trainChunk(2)).stats.map((s) => s.loss);
+    await lab.webgpuTimesSettled();
+    const used = lab.webgpuCounts().pipelines.filter((p) => p.dispatches > 0);
+    answer.timing = { offered: (await navigator.gpu.requestAdapter()).features.has('timestamp-query'), timed, timedLosses,
+      gpuNs: used.map((p) => p.gpuNs), off: lab.timeWebgpuKernels(false) };
     for (const h of [run, cpu, onCpu, onGpu]) h.delete();
     answer.handlesAfter = lab.liveHandles();
     return answer;
@@ -79,6 +89,13 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
   close(r.next.onCpu, r.next.cpu, 'resumed on the CPU');
   close(r.next.onGpu, r.next.cpu, 'resumed on WebGPU');
   assert.equal(r.handlesAfter, r.handles - 4);
+  assert.equal(r.timing.timed, r.timing.offered);
+  assert.equal(r.timing.off, false);
+  assert.ok(r.timing.timedLosses.length === 2 && r.timing.timedLosses.every(Number.isFinite), `${r.timing.timedLosses}`);
+  if (r.timing.offered) {
+    assert.ok(r.timing.gpuNs.length > 5 && r.timing.gpuNs.every((ns) => Number.isFinite(ns) && ns >= 0), `${r.timing.gpuNs}`);
+    assert.ok(r.timing.gpuNs.reduce((a, b) => a + b, 0) > 0, 'the timed kernels took GPU time');
+  }
 });
 
 test('a lost device, a non-device and threads with WebGPU fail at load, named as WebGPU failures', { skip }, async () => {

@@ -17,7 +17,8 @@ export async function probeWebGpu(gpu = globalThis.navigator && navigator.gpu, {
   const info = await adapterInfo(adapter);
   if (!withDevice) return { adapter: info, device: null, why: null };
   try {
-    const device = await adapter.requestDevice({ requiredLimits: arenaLimits(adapter) });
+    const requiredFeatures = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];  // kernel timing
+    const device = await adapter.requestDevice({ requiredLimits: arenaLimits(adapter), requiredFeatures });
     return { adapter: info, device, why: null };
   } catch (error) {
     return { adapter: info, device: null, why: `requestDevice failed: ${error.message}` };

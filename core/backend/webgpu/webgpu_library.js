@@ -42,9 +42,20 @@ mergeInto(LibraryManager.library, {
     // Per phase: dispatches, workgroups, submits, queue writes and their bytes, uploads through the ring
     // (their bytes go in its queue write) and their bytes.
     counted: ['dispatches', 'workgroups', 'submits', 'writes', 'writeBytes', 'uploads', 'uploadBytes'],
-    // Per pipeline: dispatches, workgroups, the most rows an invocation walked, GEMM calls, and the fewest
-    // workgroups of one of them (Infinity when none).
-    pipelineCounted: ['dispatches', 'workgroups', 'maxRows', 'gemmCalls', 'minGemmWorkgroups'],
+    // Per pipeline: dispatches, workgroups, the most rows an invocation walked, GEMM calls, the fewest
+    // workgroups of one of them (Infinity when none), and GPU time in ns while kernels are timed.
+    pipelineCounted: ['dispatches', 'workgroups', 'maxRows', 'gemmCalls', 'minGemmWorkgroups', 'gpuNs'],
+
+    // Kernel timing (timestamp-query, where the device has it): while on, each dispatch is a compute pass of
+    // its own with a timestamp at its start and end; the pairs are resolved at the submit and read back
+    // asynchronously into gpuNs (Module.webgpuTimesSettled() waits for them). Off, nothing changes.
+    timing: false,
+    querySet: null,
+    queryCapacity: 4096,  // two per dispatch: a submit every 2048 timed dispatches
+    queryCount: 0,
+    timedIds: null,       // Uint32Array: the pipeline of each timed dispatch
+    resolved: null,       // GPUBuffer the query set resolves into
+    timesPending: [],
 
     read: async function(ptr, bytes) {
       if (!TFGPU.device) throw new Error('this module has no WebGPU device (pass { webgpu: GPUDevice })');
@@ -171,6 +182,54 @@ mergeInto(LibraryManager.library, {
       return TFGPU.pipelines[id] = TFGPU.device.createComputePipeline(TFGPU.info[id].descriptor);
     },
 
+    timeKernels: function(on) {
+      var device = TFGPU.device;
+      if (on && !device.features.has('timestamp-query')) return false;
+      if (on && !TFGPU.querySet) {
+        TFGPU.querySet = device.createQuerySet({ type: 'timestamp', count: TFGPU.queryCapacity });
+        TFGPU.resolved = device.createBuffer({ size: TFGPU.queryCapacity * 8, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+        TFGPU.timedIds = new Uint32Array(TFGPU.queryCapacity / 2);
+      }
+      TFGPU.timing = on;
+      return on;
+    },
+
+    // Records one dispatch in a pass of its own between two timestamps.
+    timedDispatch: function(pipeline, id, x, y, z, phase) {
+      if (TFGPU.queryCount + 2 > TFGPU.queryCapacity) TFGPU.submit(phase);
+      if (TFGPU.pass) TFGPU.pass.end();
+      TFGPU.encoder = TFGPU.encoder || TFGPU.device.createCommandEncoder();
+      var q = TFGPU.queryCount;
+      TFGPU.timedIds[q / 2] = id;
+      TFGPU.queryCount += 2;
+      var pass = TFGPU.encoder.beginComputePass({
+        timestampWrites: { querySet: TFGPU.querySet, beginningOfPassWriteIndex: q, endOfPassWriteIndex: q + 1 } });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, TFGPU.bindGroup, TFGPU.offsets, 0, 1);
+      pass.dispatchWorkgroups(x, y, z);
+      pass.end();
+      TFGPU.pass = null;
+    },
+
+    // Before a submit: the timestamps recorded go to a staging buffer, read once the GPU has run them.
+    resolveTimes: function(encoder) {
+      var n = TFGPU.queryCount, ids = TFGPU.timedIds.slice(0, n / 2);
+      TFGPU.queryCount = 0;
+      var staging = TFGPU.device.createBuffer({ size: n * 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      encoder.resolveQuerySet(TFGPU.querySet, 0, n, TFGPU.resolved, 0);
+      encoder.copyBufferToBuffer(TFGPU.resolved, 0, staging, 0, n * 8);
+      return function() {
+        TFGPU.timesPending.push(staging.mapAsync(GPUMapMode.READ).then(function() {
+          var t = new BigUint64Array(staging.getMappedRange()), m = TFGPU.pipelineCounted.length;
+          for (var i = 0; i < ids.length; ++i) {
+            var ns = Number(t[2 * i + 1] - t[2 * i]);  // a GPU may quantize: never below 0
+            TFGPU.perPipeline[ids[i] * m + 5] += ns > 0 ? ns : 0;
+          }
+          staging.destroy();
+        }));
+      };
+    },
+
     other: function() { return TFGPU.phases.indexOf('other'); },  // reads come between steps
 
     count: function(phase, field, amount) {
@@ -231,7 +290,9 @@ mergeInto(LibraryManager.library, {
         TFGPU.count(phase, 3, 1);
         TFGPU.count(phase, 4, used);
       }
+      var readTimes = TFGPU.queryCount ? TFGPU.resolveTimes(TFGPU.encoder) : null;
       queue.submit([TFGPU.encoder.finish()]);
+      if (readTimes) readTimes();
       TFGPU.count(phase, 2, 1);
       TFGPU.encoder = null;
     },
@@ -269,10 +330,14 @@ mergeInto(LibraryManager.library, {
   // submits the recorded work first, so it sees every kernel called before it.
   // Module.webgpuReady() -> Promise: the pipelines are made (the wrapper waits for it while loading).
   // Module.webgpuCounts() / webgpuResetCounts(): the counters (see snapshot).
+  // Module.webgpuTimeKernels(on) -> whether kernels are now timed (false without timestamp-query);
+  // Module.webgpuTimesSettled() -> Promise: the GPU times of the work submitted so far are in the counters.
   $TFGPU__postset: 'Module["webgpuRead"] = function(ptr, bytes) { return TFGPU.read(ptr, bytes); };\n' +
                    'Module["webgpuReady"] = function() { return Promise.all(TFGPU.pending).then(function() { if (TFGPU.check()) throw new Error(TFGPU.message); }); };\n' +
                    'Module["webgpuCounts"] = function() { return TFGPU.counts ? TFGPU.snapshot() : null; };\n' +
-                   'Module["webgpuResetCounts"] = function() { if (TFGPU.counts) TFGPU.resetCounts(); };',
+                   'Module["webgpuResetCounts"] = function() { if (TFGPU.counts) TFGPU.resetCounts(); };\n' +
+                   'Module["webgpuTimeKernels"] = function(on) { return TFGPU.device ? TFGPU.timeKernels(Boolean(on)) : false; };\n' +
+                   'Module["webgpuTimesSettled"] = function() { var p = TFGPU.timesPending; TFGPU.timesPending = []; return Promise.all(p); };',
 
   tf_webgpu_init__deps: ['$TFGPU'],
   tf_webgpu_init: function(ringPtr, ringBytes, usedPtr, phasesPtr, table, count, startBytes) {
@@ -310,9 +375,14 @@ mergeInto(LibraryManager.library, {
   tf_webgpu_dispatch: function(id, slot, x, y, z, rows, gemm, phase) {
     if (TFGPU.check()) return 1;
     var pipeline = TFGPU.pipelines[id] || TFGPU.pipelineNow(id);
+    TFGPU.offsets[0] = slot;
+    if (TFGPU.timing) {
+      TFGPU.timedDispatch(pipeline, id, x, y, z, phase);
+      TFGPU.countDispatch(id, x * y * z, rows, gemm, phase);
+      return 0;
+    }
     if (!TFGPU.encoder) TFGPU.encoder = TFGPU.device.createCommandEncoder();
     if (!TFGPU.pass) TFGPU.pass = TFGPU.encoder.beginComputePass();
-    TFGPU.offsets[0] = slot;
     TFGPU.pass.setPipeline(pipeline);
     TFGPU.pass.setBindGroup(0, TFGPU.bindGroup, TFGPU.offsets, 0, 1);
     TFGPU.pass.dispatchWorkgroups(x, y, z);
