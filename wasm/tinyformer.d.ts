@@ -346,6 +346,7 @@ export interface StemTime {
   backwardMs: number;  // calls while the autograd engine runs backward
   otherMs: number;     // calls in the optimizer phase (Adam, gradient norm, zero_grad)
   calls: number;
+  gpuMs?: number;      // WebGPU with timestamp-query: the stem's GPU time (device copies count as elementwise)
 }
 
 export interface Profile {
@@ -355,6 +356,7 @@ export interface Profile {
   // Each moment of a step is in one phase, so these add up to stepMs.
   phasesMs: { batch: number; forward: number; backward: number; optimizer: number; copies: number; other: number };
   enqueueOnly: boolean;  // an asynchronous device: kernel times are enqueue times
+  gpuTimed?: boolean;    // WebGPU with timestamp-query: each stem has gpuMs
   backends: string;      // e.g. "cpu-wasm-simd"
 }
 

@@ -253,6 +253,8 @@ function profileOf(p) {
 
 class Tinyformer {
   #wasm;
+  #gpuBase = {};      // GPU ns per kernel stem when the profile was reset
+  #gpuTimed = false;  // whether the profile's kernels were timed on the GPU (timestamp-query)
 
   constructor(wasm, threaded, poolSize, webgpu) {
     this.#wasm = wasm;
@@ -281,21 +283,33 @@ class Tinyformer {
     return this.#wasm.poolBytes();
   }
 
-  // The profiler is the module's, not a run's: it times every kernel call while it runs.
+  // The profiler is the module's, not a run's: it times every kernel call while it runs; on WebGPU with
+  // timestamp-query also on the GPU: gpuMs per stem, gpuTimed (await webgpuTimesSettled() before profile()).
   startProfile() {
     this.#wasm.profileStart();
+    if (this.webgpu && this.#wasm.webgpuTimeKernels(true)) this.#gpuTimed = true;
   }
   stopProfile() {
     this.#wasm.profileStop();
+    if (this.webgpu) this.#wasm.webgpuTimeKernels(false);
   }
   resetProfile() {
     this.#wasm.profileReset();
+    this.#gpuBase = this.#gpuNsByStem();
+    this.#gpuTimed = false;
   }
   profiling() {
     return this.#wasm.profiling();
   }
   profile() {
-    return profileOf(JSON.parse(this.#wasm.profileJson()));
+    const profile = profileOf(JSON.parse(this.#wasm.profileJson()));
+    if (!this.#gpuTimed) return profile;
+    const now = this.#gpuNsByStem(), gpuMs = (stem) => Math.max(0, (now[stem] || 0) - (this.#gpuBase[stem] || 0)) / 1e6;
+    return { ...profile, gpuTimed: true, stems: profile.stems.map((s) => ({ ...s, gpuMs: gpuMs(s.stem) })) };
+  }
+  #gpuNsByStem(byStem = {}) {
+    for (const p of (this.webgpu && this.#wasm.webgpuCounts()?.pipelines) || []) byStem[p.stem] = (byStem[p.stem] || 0) + p.gpuNs;
+    return byStem;
   }
 
   // The WebGPU build's counts since the last reset (null elsewhere): per step phase (batch, forward,
@@ -309,11 +323,11 @@ class Tinyformer {
     if (this.webgpu) this.#wasm.webgpuResetCounts();
   }
   // GPU time per pipeline (webgpuCounts().pipelines[].gpuNs) where the device has timestamp-query: true
-  // when kernels are now timed. Timing puts each dispatch in a pass of its own: for profiling only.
+  // when kernels are now timed (each dispatch in a pass of its own: for profiling only). webgpuTimesSettled
+  // resolves once the GPU times of the work submitted so far are in webgpuCounts().
   timeWebgpuKernels(on) {
     return this.webgpu ? this.#wasm.webgpuTimeKernels(on) : false;
   }
-  // Resolves once the GPU times of the work submitted so far are in webgpuCounts().
   async webgpuTimesSettled() {
     if (this.webgpu) await this.#wasm.webgpuTimesSettled();
   }

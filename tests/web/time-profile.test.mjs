@@ -2,6 +2,7 @@
 // trains (in section B), the view in section C redraws by itself with the kernel stems of that run, its
 // profiled step count growing between two redraws; each stem's total stands alone, its forward and
 // backward parts on a line below; the backend is named as WebAssembly; a reload shows the last profile.
+// On WebGPU (Chromium's adapter offers timestamp-query) the bars are the kernels' GPU times, and it says so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -22,7 +23,8 @@ async function profileShown(page, minSteps) {
       noteTop: r.querySelector('.bar-note')?.getBoundingClientRect().top,
     })));
     const facts = Object.fromEntries([...p.querySelectorAll('.facts dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
-    return { slot: p.dataset.slot, steps: Number(p.dataset.steps), stems: bars[0], phases: bars[1], facts };
+    const caption = p.querySelector('figure.bars figcaption')?.textContent;
+    return { slot: p.dataset.slot, steps: Number(p.dataset.steps), stems: bars[0], phases: bars[1], facts, caption, text: p.textContent };
   });
 }
 
@@ -69,6 +71,35 @@ test('the time view shows the stems of the running model and redraws while it tr
     const kept = await profileShown(page, later.steps);
     assert.equal(kept.slot, SLOT);
     assert.match(kept.facts.model, new RegExp(`^${SLOT}, as profiled on .+ \\(before this page was loaded\\)$`));
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await lab.close();
+    await stories.close();
+  }
+});
+
+test('on WebGPU the time view shows the kernels\' GPU times from timestamp queries', async () => {
+  const lab = await startLab();
+  const stories = await startTextServer(smallStories());
+  const browser = await launch({ webgpu: true });
+  const { page, errors } = await openPage(browser.context);
+  try {
+    await page.goto(`${lab.url}?device=webgpu&corpus=${encodeURIComponent(stories.url)}&b3.steps=1000000#B`);
+    const loaded = await waitForModule(page);
+    assert.equal(loaded.module.device, 'webgpu', loaded.banner);
+    await waitForViews(page, 'B');
+    await page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: 'Start' }).click();
+    await waitForPanel(page, SLOT, { state: 'training', minStep: 2 });
+    await page.evaluate(() => { location.hash = '#C'; });
+    const shown = await profileShown(page, 1);
+    assert.match(shown.caption, /^GPU time per step, by kernel stem \(timestamp queries/);
+    assert.match(shown.text, /Kernel times are GPU times, from timestamp queries/);
+    assert.ok(shown.stems.some((s) => s.label === 'gemm' && /^[\d.,e+-]+ ms$/.test(s.value) && !/^0 ms$/.test(s.value)), JSON.stringify(shown.stems));
+    for (const s of shown.stems) assert.match(s.note, /^enqueue: forward [\d.,e+-]+ ms · backward [\d.,e+-]+ ms$/);
+    await page.evaluate(() => { location.hash = '#B'; });
+    await page.locator(`.trainer[data-slot="${SLOT}"] button`, { hasText: 'Stop' }).click();
+    await waitForPanel(page, SLOT, { state: 'stopped' });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -40,7 +40,8 @@ const DEVICE = `async function newDevice() {
 
 // A toy run on the device beside the same run on the build's CPU backend: 30 steps in chunks, then its
 // checkpoint read asynchronously resumes on either device with the losses the CPU run goes on with. Where
-// the adapter has timestamp-query, two more steps with kernels timed give every kernel used a GPU time.
+// the adapter has timestamp-query, two more steps with kernels timed give every kernel used a GPU time,
+// and so does the profiler's gemm row.
 test('the WebGPU build places runs on the device: they train in chunks and are read back asynchronously', { skip }, async () => {
   const r = await inChromium(new Function(`return (async () => {
     ${DEVICE}
@@ -70,6 +71,13 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
     const used = lab.webgpuCounts().pipelines.filter((p) => p.dispatches > 0);
     answer.timing = { offered: (await navigator.gpu.requestAdapter()).features.has('timestamp-query'), timed, timedLosses,
       gpuNs: used.map((p) => p.gpuNs), off: lab.timeWebgpuKernels(false) };
+    lab.resetProfile();
+    lab.startProfile();
+    await onGpu.trainChunk(2);
+    lab.stopProfile();
+    await lab.webgpuTimesSettled();
+    const profile = lab.profile();
+    answer.profile = { gpuTimed: profile.gpuTimed === true, gemmMs: profile.stems.find((s) => s.stem === 'gemm')?.gpuMs };
     for (const h of [run, cpu, onCpu, onGpu]) h.delete();
     answer.handlesAfter = lab.liveHandles();
     return answer;
@@ -95,6 +103,7 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
   if (r.timing.offered) {
     assert.ok(r.timing.gpuNs.length > 5 && r.timing.gpuNs.every((ns) => Number.isFinite(ns) && ns >= 0), `${r.timing.gpuNs}`);
     assert.ok(r.timing.gpuNs.reduce((a, b) => a + b, 0) > 0, 'the timed kernels took GPU time');
+    assert.ok(r.profile.gpuTimed && r.profile.gemmMs > 0, `the profiler's gemm row has its GPU time: ${JSON.stringify(r.profile)}`);
   }
 });
 

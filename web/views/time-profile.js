@@ -12,13 +12,16 @@ const TOP_STEMS = 12;
 
 const ms = (v) => `${fmt(v, 3)} ms`;
 
+// On WebGPU with timestamp-query the bars are GPU time (the forward and backward parts stay enqueue times).
 function stemChart(profile, perStep) {
   const stepMs = profile.stepMs / perStep;
-  return barChart(profile.stems.slice(0, TOP_STEMS).map((s) => ({
+  const gpu = profile.gpuTimed;
+  const stems = gpu ? [...profile.stems].sort((a, b) => b.gpuMs - a.gpuMs) : profile.stems;
+  return barChart(stems.slice(0, TOP_STEMS).map((s) => ({
     label: s.stem,
-    value: (s.forwardMs + s.backwardMs + s.otherMs) / perStep,
-    note: `forward ${ms(s.forwardMs / perStep)} · backward ${ms(s.backwardMs / perStep)}`,
-  })), { max: stepMs, format: ms, caption: 'Kernel time per step, by kernel stem (bar: share of the step)' });
+    value: (gpu ? s.gpuMs : s.forwardMs + s.backwardMs + s.otherMs) / perStep,
+    note: `${gpu ? 'enqueue: ' : ''}forward ${ms(s.forwardMs / perStep)} · backward ${ms(s.backwardMs / perStep)}`,
+  })), { max: stepMs, format: ms, caption: gpu ? 'GPU time per step, by kernel stem (timestamp queries; bar: share of the step)' : 'Kernel time per step, by kernel stem (bar: share of the step)' });
 }
 
 function phaseChart(profile, perStep) {
@@ -41,7 +44,8 @@ function render(output, { slot, profile, savedAt }) {
       ['in kernels', `${fmt((100 * kernelMs) / Math.max(profile.stepMs, 1e-9), 3)} %`],
       ['backend', backendWords(profile.backends)],
     ]),
-    profile.enqueueOnly ? el('p', {}, 'The device runs asynchronously: kernel times are the time to enqueue the work.') : null,
+    profile.gpuTimed ? el('p', {}, 'Kernel times are GPU times, from timestamp queries around each kernel (timed one at a time, so the profiled steps run slower than the others).')
+      : profile.enqueueOnly ? el('p', {}, 'The device runs asynchronously and offers no timestamp queries: kernel times are the time to enqueue the work.') : null,
     stemChart(profile, perStep), phaseChart(profile, perStep)));
 }
 

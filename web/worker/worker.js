@@ -135,6 +135,7 @@ async function chunkSteps(run, n) {
     return totals;
   } finally {
     if (profiled) tf.stopProfile();
+    if (profiled && run.device === 'webgpu') await tf.webgpuTimesSettled();  // the chunk's GPU kernel times
   }
 }
 

@@ -226,7 +226,7 @@ mergeInto(LibraryManager.library, {
             TFGPU.perPipeline[ids[i] * m + 5] += ns > 0 ? ns : 0;
           }
           staging.destroy();
-        }));
+        }, function() { staging.destroy(); }));  // a lost device: no times, and no error of their own
       };
     },
 
