@@ -10,7 +10,12 @@ cd "$(dirname "$0")/.."
 # feature of its own: data-parallel training (dist/), the logit lens and activation patching (interp/), the
 # flat parameter and gradient slabs, and checkpoints read as they stream. Growth past it needs a reason here.
 CORE_LIMIT=12500
-BACKEND_LIMIT=2600
+# 2600 per backend folder held the WebGPU backend while it was shaped on a software adapter; 2800 makes room
+# for what a real GPU needs from it: the GEMM's vec4 and scalar staging for every transposition with tiles
+# that shrink and split K inside the workgroup, column reductions in fixed blocks of 64 rows, the embedding
+# backward's sorted runs (each in the same fixed order on every run), the arena that grows and the kernels'
+# GPU times from timestamp queries.
+BACKEND_LIMIT=2800
 FILE_LIMIT=600
 declare -A ALLOWED=(
   [tests/backend/test_op_consistency.cpp]="the one table of every kernel on every backend: one place to add a row"

@@ -130,11 +130,13 @@ struct SgdArgs {
   X(masked_fill, void, masked_fill,                                                                         \
     (const float* x, const float* mask, const Strides4& mask_strides, float value, float* y,                \
      const Dims4& dims))                                                                                    \
-  /* out[i] = table[ids[i]]; backward scatter-adds into dtable */                                           \
+  /* out[i] = table[ids[i]]; backward scatter-adds into dtable. by_id: [n] the rows stably sorted by */     \
+  /* id (ops' rows_by_id: a device adds each id's rows in order without atomics), null when no id */        \
+  /* repeats; a backend may ignore it */                                                                    \
   X(embedding, void, embedding_forward,                                                                     \
     (const float* table, const int32_t* ids, float* out, int64_t n, int64_t C))                             \
   X(embedding, void, embedding_backward,                                                                    \
-    (const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C))                           \
+    (const float* dout, const int32_t* ids, const int32_t* by_id, float* dtable, int64_t n, int64_t C))     \
   /* see AttentionArgs; backward writes dq, dk, dv (same layouts as q, k, v; they may be column */          \
   /* ranges of one buffer, so each writes only its own columns) */                                          \
   X(attention, void, attention_forward,                                                                     \

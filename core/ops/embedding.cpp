@@ -27,7 +27,11 @@ Tensor embedding(const Tensor& table, const Ids& ids) {
   Shape ts = table.shape();
   record(out, "embedding", {table}, [kept, ts, n, C](const Tensor& g) -> std::vector<Tensor> {
     GradBuffer dtable = grad_buffer(0, ts, g.device(), true);
-    if (n > 0) backend_of(g).embedding_backward(g.data(), kept->dev.get(), dtable.t.data(), n, C);
+    Ids sorted = rows_by_id(kept->ids, ts[0]);  // empty when no id repeats
+    DeviceIds by_id(sorted, g.device());
+    if (n > 0)
+      backend_of(g).embedding_backward(g.data(), kept->dev.get(), sorted.numel() ? by_id.get() : nullptr,
+                                       dtable.t.data(), n, C);
     return {dtable.t};
   });
   return out;

@@ -103,4 +103,16 @@ void check_ids(const Ids& ids, int64_t limit, const char* what) {
   }
 }
 
+Ids rows_by_id(const Ids& ids, int64_t limit) {
+  std::vector<int32_t> start(static_cast<size_t>(limit) + 1, 0);  // start[id + 1]: how many have that id
+  bool repeats = false;
+  for (int32_t id : ids.data) repeats |= ++start[static_cast<size_t>(id) + 1] > 1;
+  if (!repeats) return Ids({}, Shape{0});
+  for (size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
+  std::vector<int32_t> rows(ids.data.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    rows[static_cast<size_t>(start[static_cast<size_t>(ids.data[i])]++)] = static_cast<int32_t>(i);
+  return Ids(std::move(rows), Shape{ids.numel()});
+}
+
 }  // namespace tf

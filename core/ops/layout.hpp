@@ -46,6 +46,9 @@ GradBuffer grad_buffer(size_t input, const Shape& shape, Device device, bool zer
 
 // Checks every id is in [0, limit) with a clear message naming `what`.
 void check_ids(const Ids& ids, int64_t limit, const char* what);
+// The embedding backward's index (kernels.hpp): the positions of ids in [0, limit) stably sorted by id (a
+// counting sort), or none when no id repeats.
+Ids rows_by_id(const Ids& ids, int64_t limit);
 
 inline Backend& backend_of(const Tensor& t) { return backend_for(t.device()); }
 inline size_t count(const Tensor& t) { return static_cast<size_t>(t.numel()); }

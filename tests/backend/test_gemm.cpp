@@ -26,10 +26,12 @@ struct GemmCase {
   bool trans_a, trans_b;
   float alpha = 1.f, beta = 0.f;
   bool shared_a = false, shared_b = false;
-  bool bias = false;  // beta scales a bias row [N] instead of C
+  bool bias = false;    // beta scales a bias row [N] instead of C
+  bool packed = false;  // leading dimensions and batch strides at their minimum (else padded past it)
 };
 
-// Operands for a case, with every leading dimension and batch stride padded past its minimum.
+// Operands for a case: leading dimensions and batch strides padded past their minimum (so none is a multiple
+// of 4: WebGPU's scalar loads), or packed (WebGPU loads vec4 along each operand whose row length is one).
 struct GemmData {
   GemmArgs g;  // g.bias is left null: run_gemm and with_bias point it at their copy of `bias`
   std::vector<float> a, b, c, bias;  // c holds the initial C
@@ -42,10 +44,11 @@ GemmData make_data(const GemmCase& t, uint64_t seed) {
   g.alpha = t.alpha, g.beta = t.beta;
   int64_t a_rows = t.trans_a ? t.K : t.M, a_cols = t.trans_a ? t.M : t.K;
   int64_t b_rows = t.trans_b ? t.N : t.K, b_cols = t.trans_b ? t.K : t.N;
-  g.lda = a_cols + 3, g.ldb = b_cols + 1, g.ldc = t.N + 2;
-  g.stride_a = t.shared_a ? 0 : a_rows * g.lda + 5;
-  g.stride_b = t.shared_b ? 0 : b_rows * g.ldb + 7;
-  g.stride_c = t.M * g.ldc + 1;
+  int pad = t.packed ? 0 : 1;
+  g.lda = a_cols + 3 * pad, g.ldb = b_cols + pad, g.ldc = t.N + 2 * pad;
+  g.stride_a = t.shared_a ? 0 : a_rows * g.lda + 5 * pad;
+  g.stride_b = t.shared_b ? 0 : b_rows * g.ldb + 7 * pad;
+  g.stride_c = t.M * g.ldc + pad;
   Rng rng(seed);
   auto fill = [&](std::vector<float>& v, int64_t n) {
     v.resize(static_cast<size_t>(n));
@@ -94,7 +97,8 @@ std::string describe(const std::string& backend, const GemmCase& t) {
   return backend + " batch=" + std::to_string(t.batch) + " M=" + std::to_string(t.M) +
          " N=" + std::to_string(t.N) + " K=" + std::to_string(t.K) + (t.trans_a ? " A^T" : "") +
          (t.trans_b ? " B^T" : "") + " alpha=" + std::to_string(t.alpha) + " beta=" + std::to_string(t.beta) +
-         (t.shared_a ? " shared A" : "") + (t.shared_b ? " shared B" : "") + (t.bias ? " bias" : "");
+         (t.shared_a ? " shared A" : "") + (t.shared_b ? " shared B" : "") + (t.bias ? " bias" : "") +
+         (t.packed ? " packed" : "");
 }
 
 // Every backend under test agrees with the reference within the summation bound; padding stays untouched.
@@ -158,8 +162,38 @@ TEST_SUITE("gemm") {
     uint64_t seed = 200;
     for (float alpha : {1.f, -0.5f, 0.f})
       for (float beta : {0.f, 1.f, 0.75f})
-        for (int tr = 0; tr < 4; ++tr)
-          check_case({1, 23, 41, 300, (tr & 1) != 0, (tr & 2) != 0, alpha, beta}, seed++);
+        for (int tr = 0; tr < 4; ++tr) {
+          bool ta = (tr & 1) != 0, tb = (tr & 2) != 0;
+          check_case({1, 23, 41, 300, ta, tb, alpha, beta}, seed++);
+          GemmCase packed{1, 24, 40, 300, ta, tb, alpha, beta, false, false, false, true};
+          check_case(packed, seed++);  // vec4, tiles of 16
+          packed.batch = 16, packed.M = 68, packed.N = 72, packed.K = 16;
+          check_case(packed, seed++);  // vec4, tiles of 64
+        }
+  }
+
+  // WebGPU picks its variant per call: vec4 loads along each operand whose rows are 16-byte aligned and a
+  // multiple of 4 long (scalar loads for the others), and C tiles of 64, or of 32 or 16 (K split among the
+  // workgroup's invocations) where a product has fewer than 64 tiles of 64 and K fills a round (32, 64).
+  // These shapes, off the tile and vector sizes, take each combination.
+  TEST_CASE("packed operands, at every tile size") {
+    uint64_t seed = 700;
+    const GemmCase cases[] = {
+        {1, 68, 132, 40},   // 32 (K too short for 16), every operand vec4
+        {1, 130, 72, 300},  // 16, M off 4: A^T scalar
+        {1, 36, 45, 260},   // 16, N off 4: B and C scalar
+        {1, 33, 20, 97},    // 16, K odd: A and B^T scalar
+        {1, 260, 252, 68},  // 32, every operand vec4, K over three rounds of 32
+        {6, 70, 100, 36},   // 32 over a batch, M off 4
+        {1, 520, 516, 24},  // 64, every operand vec4
+        {17, 65, 70, 36},   // 64 over a batch, M and N off 4
+        {3, 40, 44, 200},   // 16 over a batch
+    };
+    for (GemmCase t : cases)
+      for (int tr = 0; tr < 4; ++tr) {
+        t.trans_a = (tr & 1) != 0, t.trans_b = (tr & 2) != 0, t.packed = true;
+        check_case(t, seed++);
+      }
   }
 
   TEST_CASE("batches with their own or a shared operand") {
@@ -188,54 +222,81 @@ TEST_SUITE("gemm") {
         check_case({1, 23, 41, 300, ta, tb, 1.f, beta, false, false, true}, seed++);  // across K blocks
         check_case({3, 13, 17, 9, ta, tb, 1.f, beta, false, true, true}, seed++);     // tile edges, batch
         check_case({1, 3, 33, 40, ta, tb, 1.f, beta, false, false, true}, seed++);    // few rows
+        check_case({1, 24, 40, 300, ta, tb, 1.f, beta, false, false, true, true}, seed++);  // vec4, 16
+        check_case({6, 72, 100, 36, ta, tb, 1.f, beta, false, false, true, true}, seed++);  // vec4, 32
+        check_case({16, 68, 72, 16, ta, tb, 1.f, beta, false, false, true, true}, seed++);  // vec4, 64
       }
       check_case({2, 5, 7, 0, ta, tb, 1.f, 0.75f, false, false, true}, seed++);  // K == 0: beta * bias
     }
   }
 
+  // The NaN tests run scalar loads, then packed (vec4) at each tile size: 16, 32 and 64.
+  const GemmCase kPoisonCases[] = {{2, 31, 45, 20}, {2, 32, 44, 200}, {6, 72, 100, 36}, {17, 65, 68, 12}};
+
   TEST_CASE("with a bias row, C is only written: NaN and infinity there do not matter") {
     for (const test::BackendUnderTest& be : test::backends_under_test()) {
-      for (int tr = 0; tr < 4; ++tr) {
-        GemmData d =
-            make_data({2, 31, 45, 20, (tr & 1) != 0, (tr & 2) != 0, 1.f, 1.f, false, false, true}, 550 + tr);
-        std::vector<float> want = d.c;
-        ref::gemm(with_bias(d.g, d.bias), d.a.data(), d.b.data(), want.data());
-        std::vector<float> poisoned(d.c.size(), std::numeric_limits<float>::quiet_NaN());
-        std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, poisoned, d.bias);
-        int off = 0;
-        for (int64_t b = 0; b < d.g.batch; ++b)
-          for (int64_t i = 0; i < d.g.M; ++i)
-            for (int64_t j = 0; j < d.g.N; ++j) {
-              size_t at = static_cast<size_t>(b * d.g.stride_c + i * d.g.ldc + j);
-              off += !(std::fabs(got[at] - want[at]) <= 1e-4f);
-            }
-        INFO(be.name);
-        CHECK(off == 0);
-      }
+      uint64_t seed = 550;
+      for (GemmCase t : kPoisonCases)
+        for (int tr = 0; tr < 4; ++tr) {
+          t.trans_a = (tr & 1) != 0, t.trans_b = (tr & 2) != 0, t.beta = 1.f, t.bias = true;
+          t.packed = t.M % 4 == 0;
+          GemmData d = make_data(t, seed++);
+          std::vector<float> want = d.c;
+          ref::gemm(with_bias(d.g, d.bias), d.a.data(), d.b.data(), want.data());
+          std::vector<float> poisoned(d.c.size(), std::numeric_limits<float>::quiet_NaN());
+          std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, poisoned, d.bias);
+          int off = 0;
+          for (int64_t b = 0; b < d.g.batch; ++b)
+            for (int64_t i = 0; i < d.g.M; ++i)
+              for (int64_t j = 0; j < d.g.N; ++j) {
+                size_t at = static_cast<size_t>(b * d.g.stride_c + i * d.g.ldc + j);
+                off += !(std::fabs(got[at] - want[at]) <= 1e-4f);
+              }
+          INFO(describe(be.name, t));
+          CHECK(off == 0);
+        }
     }
   }
 
   TEST_CASE("beta == 0 ignores NaN and infinity in C") {
     for (const test::BackendUnderTest& be : test::backends_under_test()) {
-      for (int tr = 0; tr < 4; ++tr) {
-        GemmData d = make_data({2, 31, 45, 20, (tr & 1) != 0, (tr & 2) != 0}, 500 + tr);
-        std::vector<float> want = d.c;
-        ref::gemm(d.g, d.a.data(), d.b.data(), want.data());
-        std::vector<float> poisoned = d.c;
-        for (size_t i = 0; i < poisoned.size(); ++i)
-          poisoned[i] =
-              i % 2 ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-        std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, poisoned);
-        int non_finite = 0;
-        for (int64_t b = 0; b < d.g.batch; ++b)
-          for (int64_t i = 0; i < d.g.M; ++i)
-            for (int64_t j = 0; j < d.g.N; ++j) {
-              size_t at = static_cast<size_t>(b * d.g.stride_c + i * d.g.ldc + j);
-              non_finite += !std::isfinite(got[at]);
-              CHECK(std::fabs(got[at] - want[at]) <= 1e-4f);
-            }
-        INFO(be.name);
-        CHECK(non_finite == 0);
+      uint64_t seed = 500;
+      for (GemmCase t : kPoisonCases)
+        for (int tr = 0; tr < 4; ++tr) {
+          t.trans_a = (tr & 1) != 0, t.trans_b = (tr & 2) != 0, t.packed = t.M % 4 == 0;
+          GemmData d = make_data(t, seed++);
+          std::vector<float> want = d.c;
+          ref::gemm(d.g, d.a.data(), d.b.data(), want.data());
+          std::vector<float> poisoned = d.c;
+          for (size_t i = 0; i < poisoned.size(); ++i)
+            poisoned[i] =
+                i % 2 ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+          std::vector<float> got = run_gemm(*be.backend, d.g, d.a, d.b, poisoned);
+          int non_finite = 0, off = 0;
+          for (int64_t b = 0; b < d.g.batch; ++b)
+            for (int64_t i = 0; i < d.g.M; ++i)
+              for (int64_t j = 0; j < d.g.N; ++j) {
+                size_t at = static_cast<size_t>(b * d.g.stride_c + i * d.g.ldc + j);
+                non_finite += !std::isfinite(got[at]);
+                off += !(std::fabs(got[at] - want[at]) <= 1e-4f);
+              }
+          INFO(describe(be.name, t));
+          CHECK(non_finite == 0);
+          CHECK(off == 0);
+        }
+    }
+  }
+
+  TEST_CASE("a product is the same on every run, its K split inside the workgroup or not") {
+    for (const test::BackendUnderTest& be : test::backends_under_test()) {
+      uint64_t seed = 650;
+      for (GemmCase t :
+           {GemmCase{1, 40, 36, 1000}, GemmCase{2, 33, 70, 130, true, false}, GemmCase{1, 600, 520, 40}}) {
+        GemmData d = make_data(t, seed++);
+        std::vector<float> one = run_gemm(*be.backend, d.g, d.a, d.b, d.c);
+        std::vector<float> two = run_gemm(*be.backend, d.g, d.a, d.b, d.c);
+        INFO(describe(be.name, t));
+        CHECK(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)) == 0);
       }
     }
   }

@@ -11,12 +11,14 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend/backend.hpp"
 #include "backend/cpu/thread_pool.hpp"
+#include "ops/layout.hpp"
 #include "support/backends.hpp"
 #include "util/rng.hpp"
 
@@ -225,7 +227,7 @@ std::vector<Entry> reduce_entries() {
   }
   std::vector<Sizes> rows;
   for (Sizes rc : {Sizes{1, 1}, Sizes{1, 17}, Sizes{7, 3}, Sizes{33, 130}, Sizes{2048, 128}, Sizes{2048, 384},
-                   Sizes{64, 2002}, Sizes{5, 40}})
+                   Sizes{64, 2002}, Sizes{5, 40}, Sizes{16449, 3}})  // the last: blocks of 64 rows in rounds
     for (int64_t acc = 0; acc < 2; ++acc) rows.push_back({rc[0], rc[1], acc});
   e.push_back({"sum_rows", rows, {2e-5f, 2e-5f}, [](const Sizes& s, Rng& rng) {
                  Call c{{normal(rng, s[0] * s[1]), normal(rng, s[1])}, {}, {}};
@@ -464,11 +466,20 @@ std::vector<Entry> embedding_entries() {
                  };
                  return c;
                }});
-  e.push_back({"embedding_backward", sizes, {1e-6f, 1e-6f}, [](const Sizes& s, Rng& rng) {
+  // Backward: also runs of one id across several 64-row chunks ({4, 700, 9}), and ids that never repeat
+  // (the 4th size: a plain scatter, as pick_rows makes).
+  std::vector<Sizes> backward = sizes;
+  for (Sizes more : {Sizes{4, 700, 9}, Sizes{3, 129, 5}, Sizes{300, 200, 33, 1}, Sizes{9, 9, 4, 1}})
+    backward.push_back(more);
+  e.push_back({"embedding_backward", backward, {2e-5f, 2e-5f}, [](const Sizes& s, Rng& rng) {
                  int64_t V = s[0], n = s[1], C = s[2];
-                 Call c{{normal(rng, n * C), normal(rng, V * C)}, {random_ids(rng, n, V)}, {}};
-                 c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>& ids) {
-                   be.embedding_backward(f[0], ids[0], f[1], n, C);
+                 Ids ids(random_ids(rng, n, V), Shape{n});
+                 if (s.size() > 3) std::iota(ids.data.begin(), ids.data.end(), static_cast<int32_t>(V - n));
+                 Ids by_id = rows_by_id(ids, V);
+                 Call c{{normal(rng, n * C), normal(rng, V * C)}, {ids.data, by_id.data}, {}};
+                 bool sorted = by_id.numel() > 0;
+                 c.run = [=](Backend& be, const std::vector<float*>& f, const std::vector<int32_t*>& id) {
+                   be.embedding_backward(f[0], id[0], sorted ? id[1] : nullptr, f[1], n, C);
                    return Floats{};
                  };
                  return c;
@@ -814,6 +825,33 @@ TEST_SUITE("op_consistency") {
       }
     }
     pool.set_threads(before);
+  }
+
+  // WebGPU's column reductions walk fixed blocks of rows: sum_rows in the CPU's order exactly, and
+  // LayerNorm's dgamma, dbeta and the embedding's backward the same on every run.
+  TEST_CASE("WebGPU's column sums add in the CPU's order, the same on every run") {
+    std::string skip = test::webgpu_skip_reason();
+    if (!skip.empty()) MESSAGE(skip);
+    Backend* cpu = nullptr;
+    for (const test::BackendUnderTest& b : test::backends_under_test())
+      if (b.backend->device() == Device::CPU) cpu = b.backend;
+    REQUIRE(cpu != nullptr);
+    const auto& t = table();
+    for (size_t e = 0; e < t.size(); ++e) {
+      bool in_cpu_order = t[e].kernel == "sum_rows";
+      if (!in_cpu_order && t[e].kernel != "layer_norm_backward" && t[e].kernel != "embedding_backward")
+        continue;
+      for (size_t s = 0; s < t[e].sizes.size(); ++s) {
+        Rng rng(seed_of(e, s));
+        Call call = t[e].make(t[e].sizes[s], rng);
+        for (const test::BackendUnderTest& b : test::backends_under_test()) {
+          if (b.backend->device() != Device::WEBGPU) continue;
+          std::vector<Floats> got = run_on(*b.backend, call);
+          CHECK_MESSAGE(bitwise_equal(got, in_cpu_order ? run_on(*cpu, call) : run_on(*b.backend, call)),
+                        describe(t[e].kernel, t[e].sizes[s], b.name));
+        }
+      }
+    }
   }
 
   TEST_CASE("a NaN in the input comes out as NaN on every backend") {

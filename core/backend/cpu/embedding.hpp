@@ -36,7 +36,8 @@ void embedding_forward(const float* table, const int32_t* ids, float* out, int64
 }
 
 template <class A>
-void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C) {
+void embedding_backward(const float* dout, const int32_t* ids, const int32_t*, float* dtable, int64_t n,
+                        int64_t C) {
   for_columns(
       n, C, [&](int64_t c0, int64_t c1) { embedding_backward_columns<A>(dout, ids, dtable, n, C, c0, c1); });
 }

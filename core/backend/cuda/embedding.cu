@@ -28,7 +28,8 @@ void embedding_forward(const float* table, const int32_t* ids, float* out, int64
   TF_CUDA_LAUNCHED("embedding_forward_kernel");
 }
 
-void embedding_backward(const float* dout, const int32_t* ids, float* dtable, int64_t n, int64_t C) {
+void embedding_backward(const float* dout, const int32_t* ids, const int32_t*, float* dtable, int64_t n,
+                        int64_t C) {
   int64_t total = n * C;
   if (total <= 0) return;
   embedding_backward_kernel<<<flat_blocks(total), kThreads>>>(dout, ids, dtable, C, total);

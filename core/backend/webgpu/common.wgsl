@@ -96,3 +96,24 @@ fn exp_shifted(v: f32, lse: f32) -> f32 {
   }
   return select(exp(v - lse), 0.0, is_inf(v));
 }
+
+// Column reductions in fixed blocks of 64 rows (sum_rows, LayerNorm's dgamma and dbeta): a 256-invocation
+// workgroup takes `cw` adjacent columns (a power of two, chosen by the launcher so one round covers the
+// rows), invocation l the column l % cw and the block l / cw of each round. Each block's sums (two
+// per column) meet in workgroup memory, and the column's first invocation adds them in block order.
+var<workgroup> block_sums: array<vec2<f32>, 256>;
+
+// The running totals of the lanes l < cw plus this round's `count` block sums v, in block order. Called in
+// uniform control flow.
+fn add_blocks_in_order(v: vec2<f32>, l: u32, cw: u32, count: u32, total: vec2<f32>) -> vec2<f32> {
+  block_sums[l] = v;
+  workgroupBarrier();
+  var t = total;
+  if (l < cw) {
+    for (var b = 0u; b < count; b++) {
+      t += block_sums[b * cw + l];
+    }
+  }
+  workgroupBarrier();
+  return t;
+}

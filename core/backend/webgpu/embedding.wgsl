@@ -1,20 +1,19 @@
-// Embedding gather and scatter-add over the arena. The backward pass has one invocation per column that
-// walks the ids in order and adds into dtable: repeated ids meet in one invocation, so no float atomics
-// are needed and the sums come out in the reference's order (bitwise reproducible).
+// Embedding gather and its backward pass over the arena. The backward adds dout's rows into dtable's
+// without float atomics and in a fixed order. Ids that never repeat (pick_rows, positions) make it a plain
+// scatter. Otherwise the host gives the rows stably sorted by id (by_id), which is cut into chunks of 64:
+// an invocation per chunk and column adds each run of one id in row order, straight into dtable when the
+// run lies within the chunk; a run crossing chunk edges leaves its pieces in `part`, and the chunk where it
+// starts adds them in order (embedding_runs_join), so no invocation walks more than 64 rows.
 
 struct Params {
-  table: u32,  // [V, C] (dtable in the backward pass)
-  ids: u32,    // [n] int32
-  rows: u32,   // [n, C]: out, or dout in the backward pass
-  n: u32,
-  C: u32,
-  _pad0: u32,
-  _pad1: u32,
-  _pad2: u32,
+  table: u32, ids: u32, rows: u32, n: u32,  // table [V, C] (dtable backward), ids [n], rows [n, C] (dout)
+  C: u32, by_id: u32, part: u32, _pad: u32,  // by_id [n]: rows sorted by id; part [chunks, 2, C]: pieces
 };
 @group(0) @binding(1) var<uniform> p: Params;
 
 fn id_at(i: u32) -> u32 { return u32(bitcast<i32>(mem[p.ids + i])); }
+fn sorted_row(j: u32) -> u32 { return u32(bitcast<i32>(mem[p.by_id + j])); }
+fn sorted_id(j: u32) -> u32 { return id_at(sorted_row(j)); }
 
 @compute @workgroup_size(256)
 fn embedding_forward(grid: Grid) {
@@ -27,11 +26,62 @@ fn embedding_forward(grid: Grid) {
 }
 
 @compute @workgroup_size(256)
-fn embedding_backward(grid: Grid) {
-  let c = grid_index(grid);
-  if (c >= p.C) { return; }
-  for (var i = 0u; i < p.n; i++) {
-    let at = p.table + id_at(i) * p.C + c;
-    mem[at] = mem[at] + mem[p.rows + i * p.C + c];
+fn embedding_scatter(grid: Grid) {
+  let e = grid_index(grid);
+  if (e >= p.n * p.C) { return; }
+  let at = p.table + id_at(e / p.C) * p.C + e % p.C;
+  mem[at] = mem[at] + mem[p.rows + e];
+}
+
+// Invocation (chunk k, column c), c fastest.
+@compute @workgroup_size(256)
+fn embedding_runs(grid: Grid) {
+  let e = grid_index(grid);
+  if (e >= (p.n + 63u) / 64u * p.C) { return; }
+  let k = e / p.C;
+  let c = e % p.C;
+  let begin = 64u * k;
+  let end = min(p.n, begin + 64u);
+  var open = begin > 0u && sorted_id(begin - 1u) == sorted_id(begin);  // the first run began before
+  var s = 0.0;
+  var u = sorted_id(begin);
+  for (var j = begin; j < end; j++) {
+    s += mem[p.rows + sorted_row(j) * p.C + c];
+    var next = 0xffffffffu;  // the id of the next sorted row, none past the last
+    if (j + 1u < p.n) { next = sorted_id(j + 1u); }
+    if (next != u || j + 1u == end) {
+      if (open) {
+        mem[p.part + 2u * k * p.C + c] = s;  // the end (or a middle piece) of a run from an earlier chunk
+      } else if (next == u) {
+        mem[p.part + (2u * k + 1u) * p.C + c] = s;  // a run that goes on into the next chunk
+      } else {
+        mem[p.table + u * p.C + c] += s;
+      }
+      s = 0.0;
+      open = false;
+      u = next;
+    }
   }
+}
+
+// Invocation (chunk k, column c): where a run starts in chunk k and goes on past it, its pieces in order.
+@compute @workgroup_size(256)
+fn embedding_runs_join(grid: Grid) {
+  let e = grid_index(grid);
+  if (e >= (p.n + 63u) / 64u * p.C) { return; }
+  let k = e / p.C;
+  let c = e % p.C;
+  let end = min(p.n, 64u * k + 64u);
+  if (end == p.n) { return; }
+  let u = sorted_id(end - 1u);
+  if (sorted_id(end) != u || (k > 0u && sorted_id(64u * k - 1u) == u)) {
+    return;  // the run ends in this chunk, or began before it
+  }
+  var total = mem[p.part + (2u * k + 1u) * p.C + c];
+  for (var m = k + 1u; ; m++) {
+    total += mem[p.part + 2u * m * p.C + c];
+    let m_end = min(p.n, 64u * m + 64u);
+    if (m_end == p.n || sorted_id(m_end) != u) { break; }
+  }
+  mem[p.table + u * p.C + c] += total;
 }

@@ -1,7 +1,7 @@
 // LayerNorm over rows of width C. The forward pass and dx take one row per workgroup: f32 tree sums in
 // workgroup memory, the variance in a second pass over the row as the reference computes it. dgamma and
-// dbeta take one invocation per column that adds the rows in order into the accumulated value, so they
-// need no float atomics and follow the reference's summation order.
+// dbeta are column-block reductions (common.wgsl) in the CPU's order: each block of 64 rows summed row by
+// row, the blocks added in order onto the accumulated values; no float atomics, the same on every run.
 
 struct Params {
   x: u32,      // [rows, C]
@@ -16,6 +16,7 @@ struct Params {
   dy: u32,      // [rows, C] (backward)
   dgamma: u32,  // [C] (backward, accumulated into)
   dbeta: u32,   // [C] (backward, accumulated into)
+  cw: u32, pad0: u32, pad1: u32, pad2: u32,  // cw: columns per workgroup of layer_norm_backward_params
 };
 @group(0) @binding(1) var<uniform> p: Params;
 
@@ -69,18 +70,28 @@ fn layer_norm_backward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
   }
 }
 
-// dgamma[c] += sum over rows of dy * xhat, dbeta[c] += sum of dy, row by row in order.
+// dgamma[c] += sum over rows of dy * xhat, dbeta[c] += sum of dy.
 @compute @workgroup_size(256)
 fn layer_norm_backward_params(grid: Grid) {
-  let c = grid_index(grid);
-  if (c >= p.C) { return; }
-  var dg = mem[p.dgamma + c];
-  var db = mem[p.dbeta + c];
-  for (var r = 0u; r < p.rows; r++) {
-    let g = mem[p.dy + r * p.C + c];
-    dg += g * ((mem[p.x + r * p.C + c] - mem[p.mean + r]) * mem[p.rstd + r]);
-    db += g;
+  let l = grid.lid;
+  let c = (grid.wg.y * grid.groups.x + grid.wg.x) * p.cw + l % p.cw;
+  let lanes = 256u / p.cw;
+  let blocks = (p.rows + 63u) / 64u;
+  var total = vec2<f32>(0.0);  // (dgamma, dbeta)
+  if (l < p.cw && c < p.C) { total = vec2<f32>(mem[p.dgamma + c], mem[p.dbeta + c]); }
+  for (var b0 = 0u; b0 < blocks; b0 += lanes) {  // one round unless rows > 64 * 256
+    let r0 = (b0 + l / p.cw) * 64u;
+    var block = vec2<f32>(0.0);
+    if (c < p.C) {
+      for (var r = r0; r < min(r0 + 64u, p.rows); r++) {
+        let g = mem[p.dy + r * p.C + c];
+        block += vec2<f32>(g * ((mem[p.x + r * p.C + c] - mem[p.mean + r]) * mem[p.rstd + r]), g);
+      }
+    }
+    total = add_blocks_in_order(block, l, p.cw, min(lanes, blocks - b0), total);
   }
-  mem[p.dgamma + c] = dg;
-  mem[p.dbeta + c] = db;
+  if (l < p.cw && c < p.C) {
+    mem[p.dgamma + c] = total.x;
+    mem[p.dbeta + c] = total.y;
+  }
 }

@@ -1,11 +1,13 @@
 // WebGPU reductions (reduce.wgsl). A full sum is one dispatch of `sum` up to kPerGroup items (one workgroup,
 // each invocation adding at most 64), else two: up to kPartials workgroups write partial sums into a scratch
 // range, then one workgroup adds those; mode 2 counts non-finite values the same way for all_finite, which
-// then reads the count back (a wait: the Asyncify test build only).
+// then reads the count back (a wait: the Asyncify test build only). sum_rows is a column-block reduction
+// (launch.hpp).
 #include <algorithm>
 
 #include "backend/webgpu/dispatch.hpp"
 #include "backend/webgpu/kernels.hpp"
+#include "backend/webgpu/launch.hpp"
 #include "backend/webgpu/scratch.hpp"
 #include "util/error.hpp"
 
@@ -15,7 +17,7 @@ namespace {
 
 struct Params {
   uint32_t n = 0, x = 0, out = 0, mode = 0;
-  uint32_t rows = 0, cols = 0, accumulate = 0, pad = 0;
+  uint32_t rows = 0, cols = 0, accumulate = 0, cw = 0;
 };
 static_assert(sizeof(Params) == 32, "reduce.wgsl Params");
 
@@ -54,8 +56,9 @@ void sum_rows(const float* x, float* out, int64_t rows, int64_t cols, bool accum
   if (cols == 0) return;
   Params p;
   p.x = rows ? word(x) : 0, p.out = word(out);
-  p.rows = static_cast<uint32_t>(rows), p.cols = static_cast<uint32_t>(cols), p.accumulate = accumulate;
-  dispatch_1d(Pipeline::sum_rows, p, static_cast<size_t>(cols), {p.rows});
+  p.rows = u32(rows), p.cols = u32(cols), p.accumulate = accumulate, p.cw = block_columns(rows);
+  u32(rows * cols);
+  dispatch_1d(Pipeline::sum_rows, p, column_block_invocations(cols, p.cw), {block_walk(rows)});
 }
 
 bool all_finite(const float* x, size_t n) {

@@ -1,13 +1,13 @@
 // Reductions. sum / sum_squares / the non-finite count are two passes of `sum`: each workgroup folds a
 // grid-strided share of x into one partial (a tree in workgroup memory), then one workgroup folds the
-// partials. sum_rows is one thread per column walking the rows in blocks. The arena is read as u32 here so
-// that the finiteness test looks at the exponent bits, which no compiler may assume away.
+// partials. sum_rows adds blocks of 64 rows (common.wgsl's column blocks) in the CPU's order. The arena is
+// read as u32 here so that the finiteness test looks at the exponent bits, which no compiler may assume away.
 
 @group(0) @binding(0) var<storage, read_write> words: array<u32>;  // the arena (common.wgsl's mem)
 
 struct Params {
   n: u32, x: u32, out: u32, mode: u32,  // mode: 0 sum, 1 sum of squares, 2 count of non-finite values
-  rows: u32, cols: u32, accumulate: u32, pad: u32,
+  rows: u32, cols: u32, accumulate: u32, cw: u32,  // cw: columns per workgroup of sum_rows
 }
 @group(0) @binding(1) var<uniform> p: Params;
 
@@ -35,17 +35,28 @@ fn sum(@builtin(workgroup_id) g: vec3<u32>, @builtin(num_workgroups) ng: vec3<u3
   if (l == 0u) { words[p.out + g.x] = bitcast<u32>(partial[0]); }
 }
 
-// out[c] (+)= sum over r of x[r * cols + c].
+// out[c] (+)= sum over r of x[r * cols + c], added as the CPU adds it: each block of 64 rows is the sum of
+// its even rows plus the sum of its odd rows, and the blocks are added in order from 0.
 @compute @workgroup_size(256)
 fn sum_rows(grid: Grid) {
-  let c = grid_index(grid);
-  if (c >= p.cols) { return; }
-  var acc = 0.0;
-  if (p.accumulate != 0u) { acc = bitcast<f32>(words[p.out + c]); }
-  for (var r0 = 0u; r0 < p.rows; r0 += 32u) {  // blocks of 32 rows: float error grows with 32 + rows/32
-    var block = 0.0;
-    for (var r = r0; r < min(r0 + 32u, p.rows); r++) { block += bitcast<f32>(words[p.x + r * p.cols + c]); }
-    acc += block;
+  let l = grid.lid;
+  let c = (grid.wg.y * grid.groups.x + grid.wg.x) * p.cw + l % p.cw;
+  let lanes = 256u / p.cw;
+  let blocks = (p.rows + 63u) / 64u;
+  var total = vec2<f32>(0.0);
+  for (var b0 = 0u; b0 < blocks; b0 += lanes) {  // one round unless rows > 64 * 256
+    let r0 = (b0 + l / p.cw) * 64u;
+    var half = vec2<f32>(0.0);  // the block's even rows, its odd rows
+    if (c < p.cols) {
+      for (var r = r0; r < min(r0 + 64u, p.rows); r++) {
+        half[r & 1u] += bitcast<f32>(words[p.x + r * p.cols + c]);
+      }
+    }
+    total = add_blocks_in_order(vec2<f32>(half.x + half.y, 0.0), l, p.cw, min(lanes, blocks - b0), total);
   }
-  words[p.out + c] = bitcast<u32>(acc);
+  if (l < p.cw && c < p.cols) {
+    var sum = total.x;
+    if (p.accumulate != 0u) { sum += bitcast<f32>(words[p.out + c]); }
+    words[p.out + c] = bitcast<u32>(sum);
+  }
 }
