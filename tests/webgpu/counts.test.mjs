@@ -1,6 +1,7 @@
 // What the WebGPU backend sends a GPU for the default story step, counted on a recording device under Node
 // (counting-harness.mjs): the module's counters agree with what the device saw, the step stays within its
-// dispatch, submit and write targets, and every pipeline was made asynchronously while the module loaded.
+// dispatch, submit and write targets, no reduction walks more than 64 rows in one invocation, every GEMM call
+// has at least 64 workgroups, and every pipeline was made asynchronously while the module loaded.
 // Skips without the WebGPU build in web/wasm/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,4 +44,13 @@ test(`a chunk of ${STEPS} default story steps, counted on a recording device`, {
   assert.equal(result.own.asyncPipelines, result.counts.pipelines.length);
   assert.equal(result.own.syncPipelines, 0);
   assert.equal(s.syncPipelines, 0);
+
+  // No invocation walks more than 64 rows of a reduction (the column sums of 2048 rows included), and every
+  // GEMM call of the step, the weight gradients with few output tiles too, runs on at least 64 workgroups.
+  for (const reduction of ['reduce/sum_rows', 'layer_norm/layer_norm_backward_params']) {
+    assert.ok(s.rowsByPipeline[reduction] > 0, `${reduction} reports the rows it walks`);
+  }
+  assert.ok(s.maxRows <= 64, `rows one invocation walks: ${JSON.stringify(s.rowsByPipeline)}`);
+  assert.ok(s.gemmCallsPerStep > 0, `${s.gemmCallsPerStep} GEMM calls per step`);
+  assert.ok(s.minGemmWorkgroups >= 64, `GEMM workgroups: ${JSON.stringify(s.gemmByPipeline)}`);
 });
