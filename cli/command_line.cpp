@@ -15,7 +15,8 @@ namespace {
 const char* kExitStatus =
     R"(Exit status: 0 done; 1 failed while running (a file, the disk, the network, memory); 2 usage error (an
 unknown option or a bad value: see --help); 130 train interrupted by Ctrl-C or SIGTERM, after saving to
---save. The last line on stdout is one JSON object; with --json (info, write), stdout holds only JSON.)";
+--save. The last line on stdout is one JSON object; with --json (info, write, lens, patch), stdout holds only
+JSON.)";
 
 // Thrown by the hidden --list-options flag: prints every option a subcommand accepts (tests/cli checks that
 // each one is in its --help).
@@ -110,8 +111,8 @@ int run_command_line(const std::vector<std::string>& argv, const Runner& runner)
     return 2;
   }
   if (args[0].rfind("-", 0) != 0 && !known_command(args[0]))
-    return usage_error("tinyformer",
-                       "unknown command '" + args[0] + "' (expected train, write, eval or info)");
+    return usage_error(
+        "tinyformer", "unknown command '" + args[0] + "' (expected train, write, eval, info, lens or patch)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);

@@ -22,6 +22,10 @@ void eval_options(OptionTable& o);
 int eval_command(const Args& a);
 void info_options(OptionTable& o);
 int info_command(const Args& a);
+void lens_options(OptionTable& o);
+int lens_command(const Args& a);
+void patch_options(OptionTable& o);
+int patch_command(const Args& a);
 
 inline const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
@@ -29,6 +33,9 @@ inline const std::vector<Command>& commands() {
       {"write", "write stories (or sort digits) with a saved model", write_options, write_command},
       {"eval", "the course's figures for a saved model", eval_options, eval_command},
       {"info", "what a checkpoint holds: config, metadata, parameters", info_options, info_command},
+      {"lens", "the logit lens: what each block's residual stream predicts", lens_options, lens_command},
+      {"patch", "activation patching: which heads and positions carry the answer", patch_options,
+       patch_command},
   };
   return all;
 }

@@ -145,6 +145,28 @@ class Handle {
           token_saliency_figure(s_->model().transformer_model("saliency"), row_of(int_vector(ids))));
     });
   }
+  // Story and toy models: words [T], masked positions [n], top -> the logit lens (interp/logit_lens.hpp).
+  val logit_lens(const val& ids, const val& masked, int top) const {
+    return guarded([&] {
+      std::vector<int32_t> m32 = int_vector(masked);
+      return figure_value(tf::logit_lens(s_->model().transformer_model("the logit lens"), int_vector(ids),
+                                         std::vector<int64_t>(m32.begin(), m32.end()),
+                                         s_->codec("the logit lens").mask_id(), top));
+    });
+  }
+  // Clean and corrupted ids [T] -> activation patching's grids (interp/patching.hpp); -1: its defaults.
+  val patching(const val& clean, const val& corrupted, int position, int target) const {
+    return guarded([&] {
+      return figure_value(token_patching(s_->model().transformer_model("patching"), row_of(int_vector(clean)),
+                                         row_of(int_vector(corrupted)), position, target));
+    });
+  }
+  val sorter_patching(const val& clean, const val& corrupted) const {
+    return guarded([&] {
+      return figure_value(tf::sorter_patching(s_->model().sorter_model("sorter patching"), digits_of(clean),
+                                              digits_of(corrupted)));
+    });
+  }
   std::string toy_guesses() const {
     return guarded(
         [&] { return toy_position_two_guesses(s_->model().token_model("the toy guesses")).dump(); });
@@ -229,6 +251,9 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
       .function("sorterAttention", &Handle::sorter_attention)
       .function("saliency", &Handle::saliency)
       .function("tokenSaliency", &Handle::token_saliency)
+      .function("logitLens", &Handle::logit_lens)
+      .function("patching", &Handle::patching)
+      .function("sorterPatching", &Handle::sorter_patching)
       .function("toyGuesses", &Handle::toy_guesses)
       .function("undiffuseCensus", &Handle::undiffuse_census)
       .function("write", &Handle::write);

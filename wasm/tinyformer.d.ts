@@ -260,6 +260,42 @@ export interface SorterAttention {
   rollout: TensorData;                     // encoder rollout [S, S]
 }
 
+// The logit lens (Model.logitLens): rows are the embeddings (0) and each block's output (i + 1).
+export interface LogitLens {
+  words: string[];                         // the sentence
+  input: string[];                         // what the model read: masked positions as "_"
+  targets: (string | null)[];              // per position the word to predict: the next (causal) or its own
+  topWords: string[][][];                  // [rows][T][top], likeliest first
+  probs: TensorData;                       // [rows, T, top], their probabilities
+  targetProb: TensorData;                  // [rows, T] (0 without a target)
+  targetRank: number[][];                  // [rows][T]: 0 = likeliest, -1 without a target
+}
+
+// Activation patching of a token model (Model.patching): the target's probability with one head's output
+// (all positions) or one block's output (one position) copied from the clean run into the corrupted one.
+export interface Patching {
+  tokens: string[];
+  corruptedTokens: string[];
+  position: number;
+  target: string;
+  clean: number;                           // the target's probability on each input
+  corrupted: number;
+  heads: TensorData;                       // [L, heads]
+  residuals: TensorData;                   // [L, T]
+  headsRestored: TensorData;               // (p - corrupted) / (clean - corrupted); NaN where those are within 0.01
+  residualsRestored: TensorData;
+}
+
+// The sorter's cross-attention heads patched one at a time (Model.sorterPatching): per output step, the
+// probability of the clean answer's digit.
+export interface SorterPatching {
+  answer: number[];                        // the clean input's greedy answer, decoded in both runs
+  clean: number[];                         // [S] per step on each input
+  corrupted: number[];
+  heads: TensorData;                       // [decoder layers, heads, S]
+  headsRestored: TensorData;               // as Patching's
+}
+
 export interface WriteOptions {
   prompt?: string;       // fixed tokens at the start
   suffix?: string;       // fixed tokens at the end (infilling; diffusion models only)
@@ -305,6 +341,13 @@ export interface Model {
   saliency(digits: number[] | string): { output: number[]; saliency: TensorData };
   // MyTransformer: per position, gradient saliency [T, T] of the word it would write there (rows sum to one).
   tokenSaliency(input: string | number[]): { tokens: string[]; written: string[]; saliency: TensorData };
+  // MyTransformer: the logit lens on a sentence; `masked` positions are read as "_" (default top 5).
+  logitLens(input: TokenInput, options?: { masked?: number[]; top?: number }): LogitLens;
+  // MyTransformer: activation patching; clean and corrupted of equal length; position -1 (default): the last;
+  // target: a word or id, -1 (default): the clean run's likeliest word there.
+  patching(options: { clean: TokenInput; corrupted: TokenInput; position?: number; target?: string | number }): Patching;
+  // Sorter: two digit sequences of equal length.
+  sorterPatching(clean: number[] | string, corrupted: number[] | string): SorterPatching;
   sortDigits(digits: number[] | string): { input: number[]; output: number[]; correct: boolean };
   // Toy models: the network's guess at position 2 for the page's three prompts beside GuessX0 (B1-B3).
   toyGuesses(): { prompts: { prompt: string; network: number[]; exact: number[] }[]; maxAbsDifference: number };

@@ -481,6 +481,36 @@ class Model {
     const f = parseFigure(guard(this._wasm, () => this._h.tokenSaliency(ids)));
     return { tokens: this.decode(ids), written: this.decode(f.values.written), saliency: f.arrays.saliency };
   }
+  // Story and toy models: what the residual stream after each block (row 0: the embeddings) predicts through
+  // the final norm and output layer; the last row is the model's own prediction.
+  logitLens(input, { masked = [], top = 5 } = {}) {
+    const ids = this._ids(input);
+    const f = parseFigure(guard(() => this._h.logitLens(ids, Int32Array.from(masked), top)));
+    const word = (id) => (id < 0 ? null : this.vocabulary[id]);
+    return {
+      words: this.decode(ids), input: this.decode(f.values.input), targets: f.values.targets.map(word),
+      topWords: f.values.topWords.map((row) => row.map((ws) => ws.map(word))),
+      probs: f.arrays.probs, targetProb: f.arrays.targetProb, targetRank: f.values.targetRank,
+    };
+  }
+  // Token models: activation patching of `corrupted` with the clean run's heads and residuals, for the
+  // probability of `target` (a word or id; default: the clean run's likeliest) at `position` (default: last).
+  patching({ clean, corrupted, position = -1, target = -1 } = {}) {
+    const a = this._ids(clean), b = this._ids(corrupted);
+    const t = typeof target === 'string' ? this.vocabulary.indexOf(target) : target;
+    if (!Number.isInteger(t) || (typeof target === 'string' && t < 0)) fail(`patching: '${target}' is not a word of this model`);
+    const f = parseFigure(guard(() => this._h.patching(a, b, position, t)));
+    const { values: v, arrays } = f;
+    return {
+      tokens: this.decode(a), corruptedTokens: this.decode(b), position: v.position, target: this.vocabulary[v.target],
+      clean: v.clean, corrupted: v.corrupted, ...arrays,
+    };
+  }
+  // Sorter: activation patching of every cross-attention head, per output step (which head carries which digit).
+  sorterPatching(clean, corrupted) {
+    const f = parseFigure(guard(() => this._h.sorterPatching(digitsOf(clean), digitsOf(corrupted))));
+    return { answer: f.values.answer, clean: f.values.clean, corrupted: f.values.corrupted, ...f.arrays };
+  }
   sortDigits(digits) {
     const r = this.sorterAttention(digits);
     return { input: r.input, output: r.output, correct: r.correct };

@@ -14,8 +14,10 @@ PreNormBlock::PreNormBlock(const PreNormNames& names, int64_t dim, int64_t heads
   register_module(names.mlp, mlp);
 }
 
-Tensor PreNormBlock::forward(const Tensor& x) const {
-  Tensor h = add(x, attention.forward(norm1.forward(x)));
+Tensor PreNormBlock::forward(const Tensor& input, const Tap& tap, size_t index) const {
+  Tensor x = tap ? tap(index, Site::Input, input) : input;
+  Tensor heads = attention.heads(norm1.forward(x));
+  Tensor h = add(x, attention.mix.forward(tap ? tap(index, Site::Heads, heads) : heads));
   return add(h, mlp.forward(norm2.forward(h)));
 }
 

@@ -14,10 +14,13 @@ CrossAttention::CrossAttention(int64_t dim, int64_t heads, Rng& rng, Device devi
 }
 
 Tensor CrossAttention::forward(const Tensor& x, const Tensor& memory) const {
+  return mix.forward(heads(x, memory));
+}
+
+Tensor CrossAttention::heads(const Tensor& x, const Tensor& memory) const {
   Tensor qs = q.forward(x), kvs = kv.forward(memory);
-  Tensor o =
-      attention(Cols(qs), Cols(kvs, 0, dim_), Cols(kvs, dim_, dim_), static_cast<int>(heads_), {}, &weights_);
-  return mix.forward(o);
+  return attention(Cols(qs), Cols(kvs, 0, dim_), Cols(kvs, dim_, dim_), static_cast<int>(heads_), {},
+                   &weights_);
 }
 
 }  // namespace tf

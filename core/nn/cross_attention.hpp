@@ -10,6 +10,7 @@ class CrossAttention : public Module {
  public:
   CrossAttention(int64_t dim, int64_t heads, Rng& rng, Device device = Device::CPU);
   Tensor forward(const Tensor& x, const Tensor& memory) const;  // x [B, T, d], memory [B, S, d] -> [B, T, d]
+  Tensor heads(const Tensor& x, const Tensor& memory) const;    // every head's output [B, T, d], before mix
   const Tensor& last_weights() const { return weights_; }       // [B, heads, T, S]
 
   Linear q, kv, mix;

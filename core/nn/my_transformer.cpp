@@ -55,19 +55,15 @@ Tensor MyTransformer::forward_rows(const Ids& x, const Ids& rows) const {
   // Every block but the last needs every position (later blocks attend to them all). The last block's
   // mlp, the final norm and the output layer work row by row, so only the chosen rows go through them.
   Tensor y = embed_positions(x, 0);  // [B, T, C]
-  if (blocks_.empty()) return out.forward(norm.forward(pick_rows(y, rows)));
+  if (blocks_.empty()) return unembed(pick_rows(y, rows));
   for (size_t i = 0; i + 1 < blocks_.size(); ++i) y = blocks_[i]->forward(y);
-  return out.forward(norm.forward(blocks_.back()->forward_rows(y, rows)));  // [n, V]
+  return unembed(blocks_.back()->forward_rows(y, rows));  // [n, V]
 }
 
-Tensor MyTransformer::run_blocks(const Tensor& h) const {
+Tensor MyTransformer::run_blocks(const Tensor& h, const Tap& tap, size_t first) const {
   Tensor y = h;
-  for (const auto& b : blocks_) y = b->forward(y);
+  for (size_t i = first; i < blocks_.size(); ++i) y = blocks_[i]->forward(y, tap, i);
   return y;
-}
-
-Tensor MyTransformer::forward_embedded(const Tensor& h) const {
-  return out.forward(norm.forward(run_blocks(h)));
 }
 
 std::vector<Tensor> MyTransformer::attention_weights() const {
@@ -90,7 +86,7 @@ Tensor MyTransformer::forward_cached(const Ids& x, KvCache& cache) const {
   TF_CHECK(cache.layers.size() == blocks_.size(), "the cache was made for another model");
   Tensor h = embed_positions(x, cache.length());
   for (size_t i = 0; i < blocks_.size(); ++i) h = blocks_[i]->forward_cached(h, cache.layers[i]);
-  return out.forward(norm.forward(h));
+  return unembed(h);
 }
 
 void MyTransformer::set_causal(bool causal) {

@@ -26,7 +26,11 @@ class MyTransformer : public TokenModel {
   // forward() in two halves, so an input's embeddings can be a gradient leaf (saliency): the token (and
   // learned position) vectors [B, T, C], then the blocks, final norm and output layer -> logits [B, T, V].
   Tensor embed_input(const Ids& x) const { return embed_positions(x, 0); }
-  Tensor forward_embedded(const Tensor& h) const;
+  Tensor forward_embedded(const Tensor& h) const { return unembed(run_blocks(h)); }
+  // The blocks from `first` on ([B, T, C] -> [B, T, C]), each shown to `tap`; and the final norm and output
+  // layer alone ([B, T, C] -> logits [B, T, V]). The logit lens and activation patching are made of these.
+  Tensor run_blocks(const Tensor& h, const Tap& tap = {}, size_t first = 0) const;
+  Tensor unembed(const Tensor& h) const { return out.forward(norm.forward(h)); }
 
   // Left-to-right decoding (causal models): feed the new tokens [1, T_new], get their logits [1, T_new, V].
   KvCache new_cache(int64_t capacity) const;
@@ -39,7 +43,6 @@ class MyTransformer : public TokenModel {
 
  private:
   Tensor embed_positions(const Ids& x, int64_t start) const;  // [B, T, C]
-  Tensor run_blocks(const Tensor& h) const;                   // [B, T, C] through every block
   void small_start(Rng& rng);
 
   Embedding embed;

@@ -25,9 +25,11 @@ DecoderBlock::DecoderBlock(int64_t d, int64_t heads, Rng& rng, Device device)
   register_module("ffn", ffn);
 }
 
-Tensor DecoderBlock::forward(const Tensor& x, const Tensor& memory) const {
+Tensor DecoderBlock::forward(const Tensor& input, const Tensor& memory, const Tap& tap, size_t index) const {
+  Tensor x = tap ? tap(index, Site::Input, input) : input;
   Tensor h = add(x, self_attn.forward(ln1.forward(x)));
-  h = add(h, cross_attn.forward(ln2.forward(h), memory));
+  Tensor heads = cross_attn.heads(ln2.forward(h), memory);
+  h = add(h, cross_attn.mix.forward(tap ? tap(index, Site::Heads, heads) : heads));
   return add(h, ffn.forward(ln3.forward(h)));
 }
 
@@ -71,9 +73,9 @@ Tensor Sorter::encode_embedded(const Tensor& scaled) const {
   return ln_enc.forward(x);
 }
 
-Tensor Sorter::decode(const Ids& tgt_in, const Tensor& memory) const {
+Tensor Sorter::decode(const Ids& tgt_in, const Tensor& memory, const Tap& tap) const {
   Tensor x = add_positions(scale(tgt_emb.forward(tgt_in), std::sqrt(static_cast<float>(config_.dim))));
-  for (const auto& b : dec_) x = b->forward(x, memory);
+  for (size_t i = 0; i < dec_.size(); ++i) x = dec_[i]->forward(x, memory, tap, i);
   return out.forward(ln_dec.forward(x));
 }
 

@@ -23,7 +23,8 @@ class EncoderBlock : public PreNormBlock {
 class DecoderBlock : public Module {
  public:
   DecoderBlock(int64_t d, int64_t heads, Rng& rng, Device device);
-  Tensor forward(const Tensor& x, const Tensor& memory) const;
+  // tap: Site::Heads is the cross-attention heads' output (what carries the source into the decoder).
+  Tensor forward(const Tensor& input, const Tensor& memory, const Tap& tap = {}, size_t index = 0) const;
   LayerNorm ln1;
   SelfAttention self_attn;
   LayerNorm ln2;
@@ -41,7 +42,7 @@ class Sorter : public Module {
   Tensor embed_source(const Ids& src) const;           // src_emb(src) * sqrt(d): [B, S, d]
   Tensor encode_embedded(const Tensor& scaled) const;  // + positions, encoder blocks, ln_enc
   Tensor encode(const Ids& src) const { return encode_embedded(embed_source(src)); }
-  Tensor decode(const Ids& tgt_in, const Tensor& memory) const;  // logits [B, T, V]
+  Tensor decode(const Ids& tgt_in, const Tensor& memory, const Tap& tap = {}) const;  // logits [B, T, V]
   Tensor forward(const Ids& src, const Ids& tgt_in) const { return decode(tgt_in, encode(src)); }
   // Greedy decoding of `length` digits after SOS (no gradients): [B, length].
   Ids greedy(const Ids& src, int64_t length) const;

@@ -116,6 +116,43 @@ test('sort: train a little and sort ten digits', () => {
   assert.match(r.err, /ten digits/);
 });
 
+test('lens and patch: what each block predicts, and which head or position carries the answer', () => {
+  const toy = join(dir, 'lens-toy.safetensors'), sort = join(dir, 'patch-sort.safetensors');
+  let r = run('train', '--task', 'toy', '--steps', '300', '--seed', '1', '--save', toy, '--no-eval');
+  assert.equal(r.code, 0, r.err);
+  r = run('lens', '--checkpoint', toy, '--text', 'the cat is alive', '--mask', '1 3');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^input +the +_ +is +_/m);
+  assert.match(r.out, /^block 0 +the \d+% #0 +cat \d+% #0 +is \d+% #0 +alive \d+% #0/m, 'the last block fills in the toy sentence');
+  const lens = lastJson(r.out);
+  assert.deepEqual(lens.rows.map((x) => x.row), ['embeddings', 'block 0']);
+  assert.deepEqual(lens.targets, ['the', 'cat', 'is', 'alive']);
+  assert.equal(lens.rows[1].top[1].words.length, 5);
+  r = run('lens', '--checkpoint', toy, '--text', 'the cat', '--mask', '2');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /masked position 2 is outside the 2 words/);
+
+  r = run('patch', '--checkpoint', toy, '--clean', 'the cat is _', '--corrupted', 'the box is _', '--json');
+  assert.equal(r.code, 0, r.err);
+  const p = JSON.parse(r.out);
+  assert.equal(p.target_word, 'alive');
+  assert.deepEqual([p.heads.shape, p.residuals.shape], [[1, 1], [1, 4]]);
+  assert.equal(p.residuals.data[1], p.clean, 'the embedding that differs, patched in, gives the clean run');
+  assert.ok(p.clean > 0.5 && p.corrupted < 0.5);
+  r = run('patch', '--checkpoint', toy, '--clean', 'the cat is _', '--corrupted', 'the box _', '--json');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /the same length/);
+
+  r = run('train', '--task', 'sort', '--steps', '5', '--batch', '16', '--save', sort, '--no-eval');
+  assert.equal(r.code, 0, r.err);
+  r = run('patch', '--checkpoint', sort, '--clean', '7 2 9 0 4 4 1 8 3 6', '--corrupted', '7 2 5 0 4 4 1 8 3 6');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^dec1\.h3 /m);
+  const s = lastJson(r.out);
+  assert.deepEqual(s.heads.shape, [2, 4, 10]);
+  assert.equal(s.answer.length, 10);
+});
+
 test('stories: diffusion infilling keeps prompt and suffix; a causal model writes left to right only', () => {
   const small = ['--data', 'builtin', '--dim', '32', '--heads', '2', '--layers', '1', '--steps', '10', '--no-eval'];
   const diff = join(dir, 'diff.safetensors'), gpt = join(dir, 'gpt.safetensors');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = process.env.TINYFORMER_CLI ?? join(root, 'build', 'native', 'cli', 'tinyformer');
-const commands = ['train', 'write', 'eval', 'info'];
+const commands = ['train', 'write', 'eval', 'info', 'lens', 'patch'];
 
 function run(...args) {
   const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 60_000 });
@@ -29,6 +29,8 @@ test('the parser lists the options each command accepts, including those the old
     write: ['--device', '--threads', '--checkpoint', '--json', '--input'],
     eval: ['--batches', '--cache-dir', '--url', '--checkpoint'],
     info: ['--checkpoint', '--json'],
+    lens: ['--checkpoint', '--text', '--mask', '--top', '--json'],
+    patch: ['--checkpoint', '--clean', '--corrupted', '--position', '--target', '--json'],
   };
   for (const command of commands) {
     const options = acceptedOptions(command);
