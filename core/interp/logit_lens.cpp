@@ -1,10 +1,11 @@
 #include "interp/logit_lens.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "autograd/node.hpp"
-#include "sample/guesser.hpp"
+#include "ops/ops.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -69,8 +70,9 @@ Figure logit_lens(const MyTransformer& net, const std::vector<int32_t>& words,
   streams.push_back(last);
   LensRows rows{lens_targets(words, net.config().causal, mask_id), top};
   for (const Tensor& h : streams) {
-    std::vector<float> p = net.unembed(h).to_vector();
-    logits_to_probabilities(p, V, {});
+    std::vector<float> p = softmax(net.unembed(h)).to_vector();  // [T * V]
+    TF_CHECK(std::none_of(p.begin(), p.end(), [](float q) { return std::isnan(q); }),
+             "the model's numbers are not finite: it has nothing to show");
     rows.add(p, V);
   }
   const int64_t R = static_cast<int64_t>(streams.size());

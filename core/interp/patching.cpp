@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "autograd/node.hpp"
-#include "sample/guesser.hpp"
+#include "ops/ops.hpp"
 #include "util/error.hpp"
 
 namespace tf {
@@ -59,11 +59,9 @@ void check_patches(const PatchSet& p, int64_t blocks, int64_t heads, int64_t T) 
     TF_CHECK(b >= 0 && b < blocks && t >= 0 && t < T, "no position ", t, " in block ", b, " to patch");
 }
 
-// The probability of `word` at position t of logits [1, T, V], as the model's guesser gives it.
+// The probability of `word` at position t of logits [1, T, V]: softmax(logits) there (softmax is row by row).
 float probability_at(const Tensor& logits, int64_t t, int32_t word) {
-  std::vector<float> row = narrow(logits, 1, t, 1).to_vector();
-  logits_to_probabilities(row, static_cast<int64_t>(row.size()), {});
-  return row[static_cast<size_t>(word)];
+  return softmax(narrow(logits, 1, t, 1)).to_vector()[static_cast<size_t>(word)];
 }
 
 // (p - corrupted) / (clean - corrupted), NaN where clean and corrupted are too close to tell apart.

@@ -21,8 +21,8 @@ struct PatchSet {
   std::vector<std::pair<int64_t, int64_t>> heads, residuals;
 };
 
-// A token model on clean and corrupted [1, T]: the probability of `target` at `position` (as the model's
-// forward and logits_to_probabilities give it) on the corrupted input with `patches` from the clean run.
+// A token model on clean and corrupted [1, T]: the probability of `target` at `position` (softmax of the
+// model's forward) on the corrupted input with `patches` from the clean run.
 float patched_probability(const MyTransformer& net, const Ids& clean, const Ids& corrupted, int64_t position,
                           int32_t target, const PatchSet& patches);
 // Every single patch; position < 0 reads the last position, target < 0 the word the clean run finds

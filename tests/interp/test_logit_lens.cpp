@@ -7,8 +7,8 @@
 
 #include "data/toy_language.hpp"
 #include "interp/logit_lens.hpp"
+#include "ops/ops.hpp"
 #include "run/session.hpp"
-#include "sample/guesser.hpp"
 #include "support/model_configs.hpp"
 
 using namespace tf;
@@ -50,7 +50,7 @@ TEST_SUITE("logit_lens") {
       CHECK(f.array("probs").shape() == Shape({4, 6, 20}));
       std::vector<int32_t> input{3, 19, 11, 2, 19, 8};
       CHECK(f.values["input"].get<std::vector<int32_t>>() == input);
-      std::vector<float> own = make_guesser(net)(Ids(input, Shape{1, 6}));  // [6 * 20]
+      std::vector<float> own = softmax(net.forward(Ids(input, Shape{1, 6}))).to_vector();  // [6 * 20]
       check_row_is(f, 3, own, 20);
       std::vector<float> target_prob = f.array("target_prob").to_vector();
       std::vector<int32_t> targets = f.values["targets"].get<std::vector<int32_t>>();
@@ -73,9 +73,7 @@ TEST_SUITE("logit_lens") {
     Figure f = logit_lens(net, words, {}, 15, 3);
     Tensor h = net.embed_input(Ids(words, Shape{1, 5}));
     for (int64_t r = 0; r < 3; ++r) {
-      std::vector<float> p = net.unembed(h).to_vector();
-      logits_to_probabilities(p, 16, {});
-      check_row_is(f, r, p, 16);
+      check_row_is(f, r, softmax(net.unembed(h)).to_vector(), 16);
       if (r < 2) h = net.block(static_cast<size_t>(r)).forward(h);
     }
   }

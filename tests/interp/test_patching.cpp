@@ -8,7 +8,6 @@
 
 #include "interp/patching.hpp"
 #include "ops/ops.hpp"
-#include "sample/guesser.hpp"
 #include "support/model_configs.hpp"
 
 using namespace tf;
@@ -17,7 +16,7 @@ namespace {
 
 // The probability the model's own forward gives `word` at `position` of x.
 float own_probability(const MyTransformer& net, const Ids& x, int64_t position, int32_t word) {
-  return make_guesser(net)(x)[static_cast<size_t>(position * net.config().vocab + word)];
+  return softmax(net.forward(x)).to_vector()[static_cast<size_t>(position * net.config().vocab + word)];
 }
 
 PatchSet every_head(int64_t blocks, int64_t heads) {
@@ -86,9 +85,7 @@ TEST_SUITE("patching") {
       for (size_t c = 4; c < 8; ++c) heads[t * 8 + c] = clean_heads[t * 8 + c];
     Tensor h = add(x_corrupted, block.attention.mix.forward(Tensor::from_vector(heads, Shape{1, 6, 8})));
     h = add(h, block.mlp.forward(block.norm2.forward(h)));
-    std::vector<float> p = net.unembed(h).to_vector();
-    logits_to_probabilities(p, 20, {});
-    float by_hand = p[4 * 20 + 13];
+    float by_hand = softmax(net.unembed(h)).to_vector()[4 * 20 + 13];
     CHECK(patched_probability(net, kClean, kCorrupted, 4, 13, {{{0, 1}}, {}}) == by_hand);
     CHECK(token_patching(net, kClean, kCorrupted, 4, 13).array("heads").to_vector()[1] == by_hand);
   }
@@ -103,8 +100,7 @@ TEST_SUITE("patching") {
     in.insert(in.end(), answer.data.begin(), answer.data.end() - 1);
     Ids tgt_in(in, Shape{1, 10});
     auto own = [&](const Ids& src) {
-      std::vector<float> l = net.forward(src, tgt_in).to_vector(), p;
-      logits_to_probabilities(l, 11, {});
+      std::vector<float> l = softmax(net.forward(src, tgt_in)).to_vector(), p;
       for (size_t k = 0; k < 10; ++k) p.push_back(l[k * 11 + static_cast<size_t>(answer.data[k])]);
       return p;
     };
