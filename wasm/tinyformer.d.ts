@@ -260,6 +260,9 @@ export interface SorterAttention {
   rollout: TensorData;                     // encoder rollout [S, S]
 }
 
+// A model's parameters by name (Model.readWeights, Model.setWeights).
+export type NamedWeights = { name: string; shape: number[]; data: Float32Array }[];
+
 // The logit lens (Model.logitLens): rows are the embeddings (0) and each block's output (i + 1).
 export interface LogitLens {
   words: string[];                         // the sentence
@@ -369,6 +372,11 @@ export interface Model {
   // the views and checkpoint saving while this one trains on WebGPU), read asynchronously from the device
   // one parameter at a time; vocabularies, names and shapes are checked first. Resolves to `target`.
   snapshotTo<T extends Model>(target: T): Promise<T>;
+  // Every parameter copied out (read asynchronously on WebGPU), by name: what a training timeline keeps.
+  readWeights(): Promise<NamedWeights>;
+  // Parameters as readWeights gives them, of a model with `vocabulary` (default: this model's), copied in by
+  // name; names, shapes and the vocabulary are checked first and on an error nothing changes.
+  setWeights(weights: NamedWeights, vocabulary?: string[]): void;
   // A safetensors checkpoint (weights, config, vocabulary, task, the loss history; a Run adds optimizer
   // state, step and RNG). A Run's history goes on from the checkpoint it was loaded from. Throws for a
   // model on WebGPU, which is read asynchronously: readCheckpoint(). A run that diverged is refused with a

@@ -481,17 +481,14 @@ class Model {
     const f = parseFigure(guard(this._wasm, () => this._h.tokenSaliency(ids)));
     return { tokens: this.decode(ids), written: this.decode(f.values.written), saliency: f.arrays.saliency };
   }
-  // Story and toy models: what the residual stream after each block (row 0: the embeddings) predicts through
-  // the final norm and output layer; the last row is the model's own prediction.
+  // Story and toy models: what the residual stream entering each block (row 0: the embeddings) and leaving
+  // the last predicts through the final norm and output layer; the last row is the model's own prediction.
   logitLens(input, { masked = [], top = 5 } = {}) {
     const ids = this._ids(input);
-    const f = parseFigure(guard(() => this._h.logitLens(ids, Int32Array.from(masked), top)));
+    const f = parseFigure(guard(this._wasm, () => this._h.logitLens(ids, Int32Array.from(masked), top)));
     const word = (id) => (id < 0 ? null : this.vocabulary[id]);
-    return {
-      words: this.decode(ids), input: this.decode(f.values.input), targets: f.values.targets.map(word),
-      topWords: f.values.topWords.map((row) => row.map((ws) => ws.map(word))),
-      probs: f.arrays.probs, targetProb: f.arrays.targetProb, targetRank: f.values.targetRank,
-    };
+    return { words: this.decode(ids), input: this.decode(f.values.input), targets: f.values.targets.map(word),
+      topWords: f.values.topWords.map((row) => row.map((ws) => ws.map(word))), probs: f.arrays.probs, targetProb: f.arrays.targetProb, targetRank: f.values.targetRank };
   }
   // Token models: activation patching of `corrupted` with the clean run's heads and residuals, for the
   // probability of `target` (a word or id; default: the clean run's likeliest) at `position` (default: last).
@@ -499,16 +496,12 @@ class Model {
     const a = this._ids(clean), b = this._ids(corrupted);
     const t = typeof target === 'string' ? this.vocabulary.indexOf(target) : target;
     if (!Number.isInteger(t) || (typeof target === 'string' && t < 0)) fail(`patching: '${target}' is not a word of this model`);
-    const f = parseFigure(guard(() => this._h.patching(a, b, position, t)));
-    const { values: v, arrays } = f;
-    return {
-      tokens: this.decode(a), corruptedTokens: this.decode(b), position: v.position, target: this.vocabulary[v.target],
-      clean: v.clean, corrupted: v.corrupted, ...arrays,
-    };
+    const { values: v, arrays } = parseFigure(guard(this._wasm, () => this._h.patching(a, b, position, t)));
+    return { tokens: this.decode(a), corruptedTokens: this.decode(b), position: v.position, target: this.vocabulary[v.target], clean: v.clean, corrupted: v.corrupted, ...arrays };
   }
   // Sorter: activation patching of every cross-attention head, per output step (which head carries which digit).
   sorterPatching(clean, corrupted) {
-    const f = parseFigure(guard(() => this._h.sorterPatching(digitsOf(clean), digitsOf(corrupted))));
+    const f = parseFigure(guard(this._wasm, () => this._h.sorterPatching(digitsOf(clean), digitsOf(corrupted))));
     return { answer: f.values.answer, clean: f.values.clean, corrupted: f.values.corrupted, ...f.arrays };
   }
   sortDigits(digits) {
@@ -542,12 +535,20 @@ class Model {
   // a CPU copy of a model that trains on WebGPU for its views and for saving checkpoints.
   async snapshotTo(target) {
     if (!(target instanceof Model) || target._wasm !== this._wasm) fail('snapshotTo needs a Model or Run of this module');
+    target.setWeights(await this.readWeights(), this.vocabulary);
+    return target;
+  }
+  // Every parameter, copied out on every device (read asynchronously on WebGPU): [{name, shape, data}].
+  async readWeights() {
     const blocks = JSON.parse(guard(this._wasm, () => this._h.parameterBlocks()));
-    const vocabulary = this._h.vocabularyJson();
     const weights = [];
     for (const b of blocks) weights.push({ name: b.name, shape: b.shape, data: await readFloats(this._wasm, this.device, b) });
-    guard(this._wasm, () => target._h.loadWeights(weights, vocabulary));
-    return target;
+    return weights;
+  }
+  // Parameters as readWeights gives them, of a model with `vocabulary` (default: this one's), copied in by
+  // name: every name, shape and the vocabulary are checked first, and on an error nothing changes.
+  setWeights(weights, vocabulary = this.vocabulary) {
+    guard(this._wasm, () => this._h.loadWeights(Array.isArray(weights) ? weights : fail('setWeights needs [{name, shape, data}]'), JSON.stringify(vocabulary)));
   }
   // The checkpoint's bytes; a model on WebGPU is read asynchronously: readCheckpoint().
   checkpoint() {

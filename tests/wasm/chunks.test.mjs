@@ -87,6 +87,28 @@ describeBuilds('training in chunks', (lab) => {
     }
   });
 
+  test('readWeights keeps a snapshot that setWeights brings back later, names and shapes checked', async () => {
+    const run = lab.tf.createRun({ task: 'toy', seed: 7, batch: 8 });
+    const viewer = lab.tf.loadModel(run.checkpoint());
+    try {
+      await run.trainChunk(2);
+      const snapshot = await run.readWeights();
+      assert.deepEqual(snapshot.map((w) => w.name), run.parameters().rows.map((r) => r.name));
+      assert.ok(snapshot.every((w) => w.data instanceof Float32Array && w.data.length === w.shape.reduce((a, b) => a * b, 1)));
+      const then = run.attention('the _ is alive').layers[0].data;
+      await run.trainChunk(5);
+      assert.notDeepEqual(run.attention('the _ is alive').layers[0].data, then, 'training moved the weights');
+      viewer.setWeights(snapshot);
+      assert.deepEqual(viewer.attention('the _ is alive').layers[0].data, then, 'the snapshot is the run as it was');
+      assert.throws(() => viewer.setWeights(snapshot.slice(1)), TinyformerError);
+      assert.throws(() => viewer.setWeights([{ ...snapshot[0], shape: [1, 1] }, ...snapshot.slice(1)]), TinyformerError);
+      assert.throws(() => viewer.setWeights(snapshot, ['a', 'b']), TinyformerError);
+    } finally {
+      run.delete();
+      viewer.delete();
+    }
+  });
+
   test('readCheckpoint writes the bytes of checkpoint(), optimizer state included; runs take a device', async () => {
     const run = lab.tf.createRun({ task: 'toy', seed: 6, batch: 8 });
     try {
