@@ -11,7 +11,7 @@ import { build } from '../../scripts/build-page.mjs';
 import { startLab, launch, openPage, waitForModule, waitForViews, startTextServer, smallStories } from './lab-browser.mjs';
 
 async function visitEverySection(page) {
-  for (const section of ['A', 'B', 'C', 'D']) {
+  for (const section of ['A', 'B', 'C', 'D', 'E']) {
     await page.evaluate((s) => (location.hash = `#${s}`), section);
     await waitForViews(page, section);
     const errors = await page.$$eval(`#section-${section} .card .status.error`, (nodes) => nodes.map((n) => n.textContent));

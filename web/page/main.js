@@ -1,7 +1,7 @@
 // The lab page: loads the module in the worker on the device chosen (device-choice.js: WebGPU, wasm
 // threads or one thread; ?device= forces one, the banner's selector sets it; where auto is unsure of the
 // adapter it times the devices first, device-race.js), shows which device and build run and why, and shows
-// one course section at a time (#A … #D), mounting its experiment views the first time it is opened so a
+// one course section at a time (#A … #E), mounting its experiment views the first time it is opened so a
 // visit to A never pays for D. The banner also holds the live-view cadence and "copy link".
 // Lines under it say how much is saved (storage-status.js), when a crashed worker was restarted (runs back
 // to their last save) and when WebGPU failed (a wasm worker takes over; the runs that trained go on).
@@ -184,7 +184,7 @@ function mountSection(section, node) {
 }
 
 function show() {
-  const id = (location.hash.match(/^#([A-D])/) || [null, 'A'])[1];
+  const id = (location.hash.match(/^#([A-E])/) || [null, 'A'])[1];
   for (const section of SECTIONS) {
     const node = document.getElementById(`section-${section.id}`);
     const link = document.querySelector(`nav a[href="#${section.id}"]`);

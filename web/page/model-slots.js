@@ -36,3 +36,15 @@ export function showsModel(card, slot, step) {
   card.node.dataset.step = String(step);
   card.node.dataset.model = `${slot} step ${step ?? 0}`;
 }
+
+// E2, E3: the models with blocks to look inside (MyTransformer): the story models and B3's toy transformer.
+export const LOOKABLE_MODELS = [...STORY_MODELS.map((m) => ({ ...m, name: `${m.name} story model` })),
+  { slot: 'toy-transformer', name: 'toy MyTransformer' }];
+
+// The model in `slot` of LOOKABLE_MODELS: {slot, name, info}, or an error that says to train it.
+export function lookableModel(ctx, slot) {
+  const model = LOOKABLE_MODELS.find((m) => m.slot === slot) ?? LOOKABLE_MODELS[0];
+  const info = ctx.models.get(model.slot);
+  if (!info || info.state === 'empty' || !info.config) throw new Error(`train the ${model.name} above first (or upload one)`);
+  return { ...model, info };
+}

@@ -1,5 +1,6 @@
-// The course's sections in the course's order, each a list of views. The ids (A1–D7) are explained in the
-// repository's docs/course-map.md: for each, what it shows, its view here, its core function and its test.
+// The course's sections in the course's order, each a list of views, then the lab's own extensions (E). The
+// ids (A1–E3) are explained in the repository's docs/course-map.md: for each, what it shows, its view here,
+// its core function and its test.
 import positionalEncoding from '../views/positional-encoding.js';
 import embeddingLookup from '../views/embedding-lookup.js';
 import attentionSteps from '../views/attention-steps.js';
@@ -28,6 +29,8 @@ import rollout from '../views/rollout.js';
 import saliency from '../views/saliency.js';
 import parameterShares from '../views/parameter-shares.js';
 import timeProfile from '../views/time-profile.js';
+import logitLens from '../views/logit-lens.js';
+import patching from '../views/patching.js';
 
 export const SECTIONS = [
   {
@@ -50,5 +53,10 @@ export const SECTIONS = [
     id: 'D', title: 'A transformer that sorts',
     text: 'An encoder–decoder learns to sort ten digits; then we look at who attends to whom, and why.',
     views: [sorterTraining, sorterExamples, sorterAttention, rollout, saliency, parameterShares],
+  },
+  {
+    id: 'E', title: 'Beyond the course: inside your own model',
+    text: 'What each block would predict, and which heads carry the answer, on the models trained above, live while they train.',
+    views: [logitLens, patching],
   },
 ];

@@ -45,7 +45,7 @@ export const Msg = Object.freeze({
 // The Model / Run methods the page may call through Msg.CALL (everything else stays inside the worker).
 export const MODEL_METHODS = Object.freeze([
   'encode', 'decode', 'logits', 'attention', 'sorterAttention', 'saliency', 'tokenSaliency', 'sortDigits', 'toyGuesses',
-  'undiffuseCensus', 'write', 'parameters', 'validationLoss', 'evaluate',
+  'undiffuseCensus', 'write', 'parameters', 'validationLoss', 'evaluate', 'logitLens', 'patching', 'sorterPatching',
 ]);
 
 // The Tinyformer figure functions the page may ask for through Msg.FIGURE.

@@ -59,12 +59,28 @@ function layout(ctx, rows, cols, xLabels, yLabels, options, width, barLabels) {
 // Label every k-th tick so labels 14 px tall never overlap.
 const tickStep = (cellPx) => Math.max(1, Math.ceil(14 / cellPx));
 
+// A cell whose value is not a number (NaN: nothing to show there) is grey.
 function drawCells(ctx, m, data, rows, cols, lo, hi, cmap) {
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
-      const [red, g, b] = colourAt(cmap, (data[r * cols + c] - lo) / (hi - lo));
+      const v = data[r * cols + c];
+      const [red, g, b] = Number.isNaN(v) ? [200, 200, 200] : colourAt(cmap, (v - lo) / (hi - lo));
       ctx.fillStyle = `rgb(${red},${g},${b})`;
       ctx.fillRect(m.left + c * m.cell, m.top + r * m.cellH, Math.ceil(m.cell), Math.ceil(m.cellH));
+    }
+  }
+}
+
+// options.cellText: a word per cell (row-major), written in it, white on the darker half of the scale.
+function drawCellText(ctx, m, data, rows, cols, lo, hi, text) {
+  ctx.font = FONT;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      ctx.fillStyle = (data[i] - lo) / (hi - lo) > 0.55 ? '#fff' : '#222';
+      ctx.fillText(String(text[i] ?? ''), m.left + (c + 0.5) * m.cell, m.top + (r + 0.5) * m.cellH, m.cell - 2);
     }
   }
 }
@@ -131,6 +147,7 @@ function draw(canvas, spec, width) {
   canvas.style.height = `${canvas.height / dpr}px`;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   drawCells(ctx, m, data, rows, cols, lo, hi, options.cmap || 'blues');
+  if (options.cellText) drawCellText(ctx, m, data, rows, cols, lo, hi, options.cellText);
   drawTicks(ctx, m, rows, cols, xLabels, yLabels, options);
   drawColourBar(ctx, m, lo, hi, options.cmap || 'blues');
   return m;
@@ -144,12 +161,14 @@ function tooltip(canvas, spec, getLayout) {
     const c = Math.floor((event.clientX - box.left - m.left) / m.cell);
     const r = Math.floor((event.clientY - box.top - m.top) / m.cellH);
     const inside = r >= 0 && r < spec.rows && c >= 0 && c < spec.cols;
-    canvas.title = inside ? `${spec.yLabels[r]} → ${spec.xLabels[c]}: ${formatTick(spec.data[r * spec.cols + c])}` : '';
+    const word = spec.options.cellText ? ` ${spec.options.cellText[r * spec.cols + c]}` : '';
+    canvas.title = inside ? `${spec.yLabels[r]} → ${spec.xLabels[c]}:${word} ${formatTick(spec.data[r * spec.cols + c])}` : '';
   });
 }
 
 // A <figure> with the heatmap of `matrix` ({data, shape: [rows, cols]}) and `title` as its caption.
-// options: xLabels, yLabels, cmap, vmin, vmax, symmetric, xTitle, yTitle, maxWidth, maxCell, cellHeight.
+// options: xLabels, yLabels, cmap, vmin, vmax, symmetric, xTitle, yTitle, maxWidth, maxCell, cellHeight,
+// cellText (kept in a data attribute too, for tests).
 export function heatmap(matrix, title, options = {}) {
   const [rows, cols] = matrix.shape.slice(-2);
   const xLabels = options.xLabels || Array.from({ length: cols }, (_, i) => i);
@@ -163,6 +182,7 @@ export function heatmap(matrix, title, options = {}) {
   canvas.setAttribute('aria-label', `${title}: rows ${yLabels.join(' ')}; columns ${xLabels.join(' ')}`);
   canvas.dataset.xLabels = JSON.stringify(xLabels.map(String));
   canvas.dataset.yLabels = JSON.stringify(yLabels.map(String));
+  if (options.cellText) canvas.dataset.cellText = JSON.stringify(options.cellText.map(String));
   const caption = document.createElement('figcaption');
   caption.append(title, ' ', pngButton(() => canvas, title));
   figure.append(caption, canvas);
