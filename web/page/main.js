@@ -15,13 +15,15 @@ import { LiveViews } from './live.js';
 import { Models } from './models.js';
 import { SECTIONS } from './sections.js';
 import { StorageStatus } from './storage-status.js';
+import { Timeline } from '../widgets/timeline.js';
 import { button, card, el, field, showError } from '../widgets/ui.js';
 import { readSetting, writeSetting } from './url-state.js';
 
 const client = new LabClient();
 const models = new Models();
 const storage = new StorageStatus();
-const ctx = { client, models, live: new LiveViews(models), storage, corpus: new Corpus(client, storage), module: null };
+const ctx = { client, models, live: new LiveViews(models), storage, corpus: new Corpus(client, storage), module: null,
+  timeline: new Timeline() };
 const banner = document.getElementById('module-status');
 banner.after(storage.node);
 storage.start();

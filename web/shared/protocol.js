@@ -29,7 +29,7 @@ export const Msg = Object.freeze({
   PAUSE: 'pause',               // {slot} -> {paused}; the TRAIN request then answers {state: 'paused'}
   STOP: 'stop',                 // {slot} -> {stopped}; the TRAIN request then answers {state: 'stopped'}
   CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
-  CALL: 'call',                 // {slot, method, args} -> the method's result; method from MODEL_METHODS
+  CALL: 'call',                 // {slot, method, args, at} -> the method's result; method from MODEL_METHODS; at: a timeline step
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
   GPU_COUNTS: 'gpu-counts',     // {reset?} -> what the WebGPU build sent the device since the last reset
                                 //   (tf.webgpuCounts(): per phase and in total dispatches, submits, writes,

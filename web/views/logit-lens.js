@@ -7,6 +7,7 @@ import { heatmap } from '../widgets/heatmap.js';
 import { readSetting, urlField, writeSetting } from '../page/url-state.js';
 import { el, button, field, grid } from '../widgets/ui.js';
 import { LOOKABLE_MODELS, lookableModel, showsModel } from '../page/model-slots.js';
+import { callShown } from '../widgets/timeline.js';
 
 const DEFAULTS = {
   story: { sentence: 'lily went to the park to play with her ball .', mask: '4' },
@@ -58,15 +59,19 @@ export default {
     });
     const render = async () => {
       const { slot, name, info } = lookableModel(ctx, model.input.value);
-      const lens = await ctx.client.call(slot, 'logitLens', sentence.input.value, { masked: positions(mask.input.value), top: 3 });
-      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step: info.stepsDone } }, `${name} at step ${info.stepsDone ?? '?'}`),
+      const { result: lens, at } = await callShown(ctx, slot, 'logitLens', sentence.input.value, { masked: positions(mask.input.value), top: 3 });
+      const step = at ?? info.stepsDone;
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${name} at step ${step ?? '?'}${at === null ? '' : ' (timeline)'}`),
         lensFigures(lens, name));
-      showsModel(card, slot, info.stepsDone);
+      showsModel(card, slot, step);
     };
     const draw = () => card.busy(render, 'Reading the lens…');
     for (const input of [model.input, sentence.input, mask.input]) input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, mask.wrap, button('Show', draw));
-    for (const m of LOOKABLE_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    for (const m of LOOKABLE_MODELS) {
+      ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+      ctx.timeline.onPick(m.slot, () => model.input.value === m.slot && draw());
+    }
     ctx.live.watch(LOOKABLE_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

@@ -7,6 +7,7 @@ import { readSetting, writeSetting } from '../page/url-state.js';
 import { el, button, field } from '../widgets/ui.js';
 import { STORY_MODELS, storyModelInfo, showsModel } from '../page/model-slots.js';
 import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
+import { callShown } from '../widgets/timeline.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
 function blocksOf(choice, count) {
@@ -43,8 +44,8 @@ export default {
       const slot = model.input.value;
       const info = storyModelInfo(ctx, slot);
       pickers(info.config);
-      const a = await ctx.client.call(slot, 'attention', sentence.input.value);
-      const step = ctx.models.get(slot).stepsDone;
+      const { result: a, at } = await callShown(ctx, slot, 'attention', sentence.input.value);
+      const step = at ?? ctx.models.get(slot).stepsDone;
       const blocks = blocksOf(block.input.value, a.layers.length);
       const heads = head.input.value === 'all' ? null : [Number(head.input.value)];
       const shown = blocks.map((b) => ({ b, maps: (heads || Array.from({ length: a.layers[b].shape[0] }, (_, h) => h)).map((h) => [h, slice(a.layers[b], h)]) }));
@@ -52,13 +53,14 @@ export default {
       if (shared.input.checked) vmax = Math.max(...shown.flatMap((s) => s.maps.map(([, m]) => m.data.reduce((x, y) => Math.max(x, y), 0))));
       const sections = shown.map(({ b, maps }) => el('div', {}, el('h4', {}, b === 0 && blocks.length > 1 ? 'First block' : b === a.layers.length - 1 && blocks.length > 1 ? `Last block (${b})` : `Block ${b}`),
         el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 })))));
-      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${storyModelName(slot)} model at step ${step ?? '?'}`), ...sections);
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${storyModelName(slot)} model at step ${step ?? '?'}${at === null ? '' : ' (timeline)'}`), ...sections);
       showsModel(card, slot, step);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     for (const input of [block.input, head.input, shared.input]) input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, block.wrap, head.wrap, shared.wrap, button('Show', draw));
     drawWhenReady(ctx, model, draw);
+    for (const m of STORY_MODELS) ctx.timeline.onPick(m.slot, () => m.slot === model.input.value && draw());
     ctx.live.watch(STORY_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

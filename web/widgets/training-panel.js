@@ -6,6 +6,7 @@ import { Msg } from '../shared/protocol.js';
 import { RunSaves } from './run-saves.js';
 import { RunSettings } from './run-settings.js';
 import { el, button, showError, fmt } from './ui.js';
+import { timelineScrubber } from './timeline.js';
 
 // A training run is saved every 2 s, or every 20 saves' time where a save is slow (a large model), so a
 // reload or a closed tab loses a few seconds of steps at most while saving takes 5 % of the time at most
@@ -72,7 +73,7 @@ export class TrainingPanel {
     this.progress = el('progress', { max: 1, value: 0, 'aria-label': `${this.o.name} training progress` });
     this.status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.node.replaceChildren(settings, el('div', { class: 'buttons' }, ...Object.values(this.buttons), this.filePicker),
-      this.progress, this.stats, this.status);
+      this.progress, this.stats, timelineScrubber(this.ctx, this.o.slot, this.o.name), this.status);
     this.showStats({});
     this.setState(this.state);
   }
@@ -179,7 +180,7 @@ export class TrainingPanel {
     this.stepsDone = p.step;
     this.lastProgress = p;
     // Live views show the step they drew and keep their share of the worker's time in bounds.
-    this.ctx.models.set(this.o.slot, { stepsDone: p.step, workerOtherSeconds: p.otherSeconds });
+    this.ctx.models.set(this.o.slot, { stepsDone: p.step, workerOtherSeconds: p.otherSeconds, timeline: p.timeline });
     this.showStats(p);
     this.buttons.lossLog.disabled = false;
     if (performance.now() - this.saves.lastSave > Math.max(AUTOSAVE_MS, AUTOSAVE_SHARE * this.saves.saveMs)) this.saves.store();

@@ -1,6 +1,7 @@
 // The worker's models and runs by slot name, and the turns each run's device work takes. A slot is
 // {handle: Model | Run, isRun, control: 'run' | 'pause' | 'stop' | null, view: a CPU copy of a WebGPU run |
-// null, viewStep: the step it was read at, turn: the run's last device work (inTurn)}.
+// null, viewStep: the step it was read at, turn: the run's last device work (inTurn), timeline: [{step,
+// weights}] (timeline.js), past: a CPU model holding a snapshot's weights | null, pastStep}.
 
 export const slots = new Map();
 
@@ -10,7 +11,9 @@ export function slotOf(name) {
   return slot;
 }
 
-export const newSlot = (handle, isRun) => ({ handle, isRun, control: null, view: null, viewStep: -1, turn: Promise.resolve() });
+export const newSlot = (handle, isRun) => ({
+  handle, isRun, control: null, view: null, viewStep: -1, turn: Promise.resolve(), timeline: [], past: null, pastStep: -1,
+});
 
 export function release(s) {
   s.control = 'stop';
@@ -19,8 +22,8 @@ export function release(s) {
 }
 
 export function dropView(s) {
-  if (s.view) s.view.delete();
-  s.view = null;
+  for (const m of [s.view, s.past]) if (m) m.delete();
+  s.view = s.past = null;
 }
 
 // A run's device work takes turns: each chunk of steps and each read of the run (a save, a view, its

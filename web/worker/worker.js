@@ -14,6 +14,7 @@ import { Device } from '../shared/device-choice.js';
 import { dropView, inTurn, inTurns, newSlot, onTurnWait, release, slotOf, slots, viewOf } from './run-slots.js';
 import { device, deviceFailed, init, loseDevice, moduleInfo, needModule, probeFacts, tf } from './wasm-module.js';
 import { isDeviceFailure } from './webgpu-device.js';
+import { keepSnapshot, nextMark, pastOf, timelineSteps } from './timeline.js';
 
 const CHUNK_SECONDS = 0.5;
 const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in this many (chunkSteps)
@@ -105,12 +106,15 @@ async function train({ slot, until }, id) {
   }
   let chunk = 1;
   try {
+    if (s.timeline.length === 0) await keepSnapshot(s);
     while (s.control === 'run' && s.handle.stepsDone < until) {
       if (device.lost) throw new Error(device.lost);
-      const n = Math.min(chunk, until - s.handle.stepsDone);
+      const mark = nextMark(s.handle.stepsDone);  // a chunk ends at the timeline's next step
+      const n = Math.min(chunk, until - s.handle.stepsDone, mark - s.handle.stepsDone);
       const result = await inTurn(s, () => chunkSteps(s.handle, n), { training: true });
-      self.postMessage(reply(Msg.PROGRESS, id, { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds }),
-        transferables(result));
+      if (s.handle.stepsDone === mark) await keepSnapshot(s);
+      const progress = { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds, timeline: timelineSteps(s) };
+      self.postMessage(reply(Msg.PROGRESS, id, progress), transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
       await nextTick();
     }
@@ -146,11 +150,12 @@ function control({ slot }, value) {
   return { [value === 'pause' ? 'paused' : 'stopped']: wasRunning };
 }
 
-async function callMethod({ slot, method, args = [] }) {
+// at: a step of the slot's timeline (the model as it was then), or null for the model now.
+async function callMethod({ slot, method, args = [], at = null }) {
   if (!MODEL_METHODS.includes(method)) throw new Error(`${method} is not a model method the page may call`);
   const s = slotOf(slot);
   if (typeof s.handle[method] !== 'function') throw new Error(`${slot} has no ${method}`);
-  const handle = await viewOf(s, loadView);
+  const handle = at === null ? await viewOf(s, loadView) : await pastOf(s, at, (bytes) => tf.loadModel(bytes), loadView);
   return handle[method](...args);
 }
 
