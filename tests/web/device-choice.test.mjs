@@ -135,7 +135,7 @@ test('the probe reports a missing navigator.gpu, a missing adapter and a failed 
   const limits = { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 28 };
   let asked = null;
   const failing = {
-    info: adapter, limits,
+    info: adapter, limits, features: new Set(),
     requestDevice: async (descriptor) => {
       asked = descriptor;
       throw new Error('out of memory');
@@ -143,9 +143,12 @@ test('the probe reports a missing navigator.gpu, a missing adapter and a failed 
   };
   assert.deepEqual(await probeWebGpu({ requestAdapter: async () => failing }),
     { adapter, device: null, why: 'requestDevice failed: out of memory' });
-  assert.deepEqual(asked, { requiredLimits: limits });
+  assert.deepEqual(asked, { requiredLimits: limits, requiredFeatures: [] });
+  // Where the adapter offers timestamp-query, the device is asked for it (the profiler's GPU times).
+  await probeWebGpu({ requestAdapter: async () => ({ ...failing, features: new Set(['timestamp-query']) }) });
+  assert.deepEqual(asked, { requiredLimits: limits, requiredFeatures: ['timestamp-query'] });
   const older = {
-    limits, isFallbackAdapter: true, requestAdapterInfo: async () => ({ vendor: 'v', architecture: 'a', device: 'd', description: 'old' }),
+    limits, features: new Set(), isFallbackAdapter: true, requestAdapterInfo: async () => ({ vendor: 'v', architecture: 'a', device: 'd', description: 'old' }),
     requestDevice: async () => 'dev',
   };
   assert.deepEqual(await probeWebGpu({ requestAdapter: async () => older }), {
