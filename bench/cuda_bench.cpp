@@ -30,7 +30,7 @@ nlohmann::json measure(int64_t dim, int64_t heads, int64_t layers, int64_t B, in
     opt.zero_grad();
     Tensor loss = causal ? next_token_loss(net, x0) : diffusion_loss(net, x0, 2001, rng);
     loss.backward();
-    opt.step();
+    opt.apply_gradients();
     loss.item();  // waits for the step to finish
   };
   for (int i = 0; i < 3; ++i) step();

@@ -85,7 +85,7 @@ struct StoryStep {
     }
     loss.backward();  // the engine marks the backward phase
     PhaseScope phase(Phase::Optimizer);
-    opt.step();
+    opt.apply_gradients();
   }
 };
 
@@ -168,7 +168,7 @@ double sorter_step(int reps) {
         opt.zero_grad();
         sorter_loss(net, b.src, b.tgt_in, b.tgt).backward();
         clip_grad_norm(net.named_parameters(), 1.f);
-        opt.step();
+        opt.apply_gradients();
       },
       3, reps);
 }

@@ -39,13 +39,13 @@ const { loadTinyformer } = await import('../wasm/tinyformer.js');
 const tf = await loadTinyformer({ threads: build === 'mt', baseUrl: process.env.TINYFORMER_WASM_DIR ?? new URL('web/wasm/', root), poolSize: 2 });
 tf.setThreads(1);
 const run = tf.createRun({ task: 'stories', batch: 64, seq_len: 32, model: { causal } }, storyText(tf));
-run.step(2);
+run.train(2);
 tf.resetProfile();
 const off = [], on = [];
 for (let r = 0; r < rounds; ++r) {
-  off.push((run.step(steps).seconds / steps) * 1e3);
+  off.push((run.train(steps).seconds / steps) * 1e3);
   tf.startProfile();
-  on.push((run.step(steps).seconds / steps) * 1e3);
+  on.push((run.train(steps).seconds / steps) * 1e3);
   tf.stopProfile();
 }
 const profile = tf.profile();

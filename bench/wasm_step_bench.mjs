@@ -34,8 +34,8 @@ async function ours(threaded) {
     for (const causal of [false, true]) {
       const run = tinyformer.createRun({ task: 'stories', batch: B, seqLen: T, model: { causal } }, text);
       if (run.config.vocab !== V) throw new Error(`vocabulary ${run.config.vocab}, expected ${V}`);
-      run.step(3);
-      const r = run.step(steps);
+      run.train(3);
+      const r = run.train(steps);
       rows.push({ who: `tinyformer wasm ${threaded ? 'mt' : 'st'}`, threads, causal, ms: (r.seconds / steps) * 1e3, gflopPerStep: (r.gflopsPerSecond * r.seconds) / steps });
       run.delete();
     }

@@ -136,7 +136,7 @@ auto unprofiled(F f) {
 // One step: its log line, validation and checkpoint when due, and the progress display.
 StepStats step_once(Session& session, const Args& a, JsonlLog* log, ProgressBar& bar, Totals& t) {
   int64_t eval_every = a.integer("eval-every"), ckpt_every = a.integer("checkpoint-every");
-  StepStats s = session.step(1).front();
+  StepStats s = session.advance(1).front();
   t.seconds += s.seconds;
   t.tokens += s.tokens;
   t.flops += s.flops;

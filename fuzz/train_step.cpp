@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     TrainConfig config = TrainConfig::from_json(parts[0]);
     if (!small(config)) return 0;
     run = Session::create(config, &text);
-    run->step(1);
+    run->advance(1);
   } catch (const Error&) {
     return 0;
   }

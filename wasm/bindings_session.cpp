@@ -33,8 +33,8 @@ class Handle {
   std::string decode(const val& ids) const {
     return guarded([&] { return nlohmann::json(s_->codec("showing words").decode(int_vector(ids))).dump(); });
   }
-  val step(int n) {
-    return guarded([&] { return step_totals_value(step_totals(s_->step(n))); });
+  val train(int n) {
+    return guarded([&] { return step_totals_value(step_totals(s_->advance(n))); });
   }
   // Chunks: start_chunk queues n steps and says where their step log lies; finish_chunk takes the log's
   // numbers as the wrapper read them and returns {steps: each step's stats, totals: their totals}.
@@ -230,7 +230,7 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
       .function("stepsDone", &Handle::steps_done)
       .function("encode", &Handle::encode)
       .function("decode", &Handle::decode)
-      .function("step", &Handle::step)
+      .function("train", &Handle::train)
       .function("startChunk", &Handle::start_chunk)
       .function("finishChunk", &Handle::finish_chunk)
       .function("device", &Handle::device)

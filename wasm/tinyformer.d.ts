@@ -96,7 +96,7 @@ export interface ModelConfig {
 export interface TrainConfig {
   task: TaskName;
   model: ModelConfig;
-  steps: number;       // the run's planned length (one-cycle is defined over it; step() may go past it)
+  steps: number;       // the run's planned length (one-cycle is defined over it; train() may go past it)
   batch: number;
   seqLen: number;     // stories: tokens per window
   optimizer: 'adam' | 'adamw' | 'sgd';
@@ -108,7 +108,7 @@ export interface TrainConfig {
   warmup: number;
   clip: number;        // max gradient norm, 0 = none
   seed: number;
-  maxSkips: number;   // non-finite steps in a row (each skipped) after which step() throws; default 20
+  maxSkips: number;   // non-finite steps in a row (each skipped) after which train() throws; default 20
 }
 
 // What createRun accepts: the task's course defaults (Tinyformer.defaultConfig) overlaid with the fields
@@ -422,7 +422,7 @@ export interface StepResult {
   gflopsPerSecond: number;  // matrix and attention work (the core's flop count) per second
 }
 
-// A chunk's figures (Run.trainChunk): the totals step(n) gives, seconds being from queueing to the read,
+// A chunk's figures (Run.trainChunk): the totals train(n) gives, seconds being from queueing to the read,
 // and each step's stats.
 export interface ChunkResult extends StepResult {
   stats: StepStats[];
@@ -447,7 +447,7 @@ export interface Run extends Model {
   readonly stepsDone: number;
   // n >= 1 (default 1). A non-finite step is skipped and counted; trainConfig.maxSkips of them in a row
   // throw ("training stopped ..."), leaving the parameters of the last good step.
-  step(n?: number): StepResult;
+  train(n?: number): StepResult;
   // n >= 1 steps that read nothing back while they run (on WebGPU nothing may be read synchronously); the
   // losses and norms stay on the device and are read once, asynchronously, afterwards. Skips are settled
   // then: max_skips in a row reject the promise with "training stopped ...". Inside one chunk, steps after

@@ -588,11 +588,11 @@ class Run extends Model {
   get stepsDone() {
     return this._h.stepsDone();
   }
-  step(n = 1) {
-    return stepResult(guard(this._wasm, () => this._h.step(n)));
+  train(n = 1) {
+    return stepResult(guard(this._wasm, () => this._h.train(n)));
   }
   // n steps queued without a read; their step log read once afterwards (readFloats) and settled: the
-  // core's totals as step(n) gives them (seconds: from queueing to the read), and each step's stats.
+  // core's totals as train(n) gives them (seconds: from queueing to the read), and each step's stats.
   async trainChunk(n = 1) {
     if (!Number.isInteger(n)) fail(`trainChunk: n must be an integer, got ${n}`);
     const start = performance.now();

@@ -108,7 +108,7 @@ void Optimizer::set_lr(float lr) {
   lr_ = lr;
 }
 
-std::vector<bool> Optimizer::step(const float* guard) {
+std::vector<bool> Optimizer::apply_gradients(const float* guard) {
   if (flat_step_possible()) return flat_step(guard);
   std::vector<bool> stepped(params_.size(), false);
   for (size_t i = 0; i < params_.size(); ++i) {

@@ -28,8 +28,8 @@ class Optimizer {
   // Updates every parameter that has a gradient; a parameter whose grad is undefined is left as it is.
   // guard: an optional step-log row in device memory (backend/kernels.hpp): no update where its keep flag
   // is 0, gradients times its clip factor otherwise. Returns which parameters were stepped (and counted).
-  std::vector<bool> step(const float* guard = nullptr);
-  // Takes back the counts of a step whose guard turned out to skip it (`stepped` is what step returned).
+  std::vector<bool> apply_gradients(const float* guard = nullptr);
+  // Takes back the counts of a step whose guard turned out to skip it (`stepped`: apply_gradients' result).
   void uncount_step(const std::vector<bool>& stepped);
   // Drops the gradients (sets them to undefined, like PyTorch's zero_grad(set_to_none=True)).
   void zero_grad();
@@ -46,7 +46,7 @@ class Optimizer {
   // torch's OneCycleLR does for each).
   virtual float beta1() const = 0;
   virtual void set_beta1(float beta1) = 0;
-  int64_t steps() const { return steps_; }  // calls of step() so far
+  int64_t steps() const { return steps_; }  // calls of apply_gradients() so far
   const NamedTensors& params() const { return params_; }
 
   // The state for a checkpoint. counts: "optim.steps", then per parameter "optim.step.<name>" (the steps that

@@ -3,7 +3,7 @@
 // it sets after k calls of sched.step(). Values are worked out in double with torch's formulas, then rounded.
 //
 //   OneCycle sched(1e-3, 1200, {0.1});
-//   for (int64_t s = 0; s < 1200; ++s) { apply_schedule(sched, s, opt); ...; opt.step(); }
+//   for (int64_t s = 0; s < 1200; ++s) { apply_schedule(sched, s, opt); ...; opt.apply_gradients(); }
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -88,12 +88,12 @@ TrainConfig Session::train_config() const {
   return c;
 }
 
-std::vector<StepStats> Session::step(int64_t n) {
-  TF_CHECK(n >= 1 && n <= 1000000, "step(n) needs 1 <= n <= 1e6, got ", n);
+std::vector<StepStats> Session::advance(int64_t n) {
+  TF_CHECK(n >= 1 && n <= 1000000, "advance(n) needs 1 <= n <= 1e6, got ", n);
   Trainer& t = trainer("training");
   std::vector<StepStats> stats;
   for (int64_t i = 0; i < n; ++i) {
-    stats.push_back(t.step());
+    stats.push_back(t.train_step());
     losses_.push_back(stats.back().loss);  // kept as each step ends: a later step may stop the run
   }
   return stats;

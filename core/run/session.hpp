@@ -60,7 +60,7 @@ class Session {
   // when viewing.
   TrainConfig train_config() const;
 
-  std::vector<StepStats> step(int64_t n);  // n steps, each read at once (step_totals() totals them)
+  std::vector<StepStats> advance(int64_t n);  // n steps, each read at once (step_totals() totals them)
   // n steps queued without reading the device; the block is the chunk's step log ([n, kStepLogWidth]).
   DeviceBlock start_chunk(int64_t n);
   // The queued steps' stats: read from the device here (host devices), or from the log's numbers as the

@@ -1,5 +1,5 @@
 // Several steps' figures together: what a front end shows after a batch of steps, whether they ran one by
-// one (Session::step) or as a chunk read once (Session::finish_chunk). One function totals both.
+// one (Session::advance) or as a chunk read once (Session::finish_chunk). One function totals both.
 #pragma once
 #include <cstdint>
 #include <vector>

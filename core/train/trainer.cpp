@@ -103,7 +103,7 @@ Trainer::QueuedStep Trainer::queue_step(float* log_row) {
     if (exchange_) exchange_->sum(optimizer_->gradients(), r.loss);
     float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
     guard_step(optimizer_->gradients(), r.loss, r.report_scale, max_norm, log_row);
-    q.stepped = optimizer_->step(log_row);
+    q.stepped = optimizer_->apply_gradients(log_row);
     q.tokens = r.tokens;
   }  // the step's graph is freed here, inside the time it reports (the profiler's step time counts it too)
   ++step_;
@@ -185,7 +185,7 @@ std::vector<StepStats> Trainer::finish_chunk(const std::vector<float>& log) {
   return stats;
 }
 
-StepStats Trainer::step() {
+StepStats Trainer::train_step() {
   start_chunk(1);
   return finish_chunk().front();
 }

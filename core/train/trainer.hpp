@@ -7,11 +7,11 @@
 // run with an error. The RNG that draws batches and masks is part of the state, so a checkpoint resumes a
 // run with exactly the losses it would have had.
 //
-// On a host device the log of a chunk of one step (step()) is read at once, so a skip is uncounted before
-// the next step runs. Within a longer chunk (and on a device read asynchronously, WebGPU) the host learns of
-// a skip only at the chunk's end: the steps after it in the chunk use optimizer step counts one too high
-// (Adam's bias correction), the schedule is not held back, and the max_skips stop comes after the chunk's
-// remaining steps have run (skipped too, on a diverged model).
+// On a host device the log of a chunk of one step (train_step()) is read at once, so a skip is uncounted
+// before the next step runs. Within a longer chunk (and on a device read asynchronously, WebGPU) the host
+// learns of a skip only at the chunk's end: the steps after it in the chunk use optimizer step counts one too
+// high (Adam's bias correction), the schedule is not held back, and the max_skips stop comes after the
+// chunk's remaining steps have run (skipped too, on a diverged model).
 #pragma once
 #include <memory>
 #include <vector>
@@ -53,7 +53,7 @@ class Trainer {
   void distribute(std::shared_ptr<Communicator> ranks);
 
   // One step, its stats read at once.
-  StepStats step();
+  StepStats train_step();
   // A chunk: start_chunk(n) queues n steps and reads nothing; finish_chunk reads the step log once and
   // returns each step's stats (the max_skips stop is thrown from there). A device read asynchronously gets
   // the log from pending_log() itself and passes its numbers ([n, kStepLogWidth] floats) to finish_chunk.

@@ -90,7 +90,7 @@ TEST_SUITE("logit_lens") {
     TrainConfig c = TrainConfig::for_task("toy");
     c.seed = 1;
     std::unique_ptr<Session> run = Session::create(c, nullptr);
-    run->step(600);
+    run->advance(600);
     const MyTransformer& net = run->model().transformer_model("the lens test");
     for (const char* sentence : {"the cat is alive", "the box is empty"}) {
       std::vector<int32_t> words = toy::encode(sentence);

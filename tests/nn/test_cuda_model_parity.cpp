@@ -17,7 +17,7 @@ std::vector<float> losses(const TrainConfig& c, std::shared_ptr<const StoryData>
                           int steps) {
   Trainer t(c, make_task(c, data), device);
   std::vector<float> out;
-  for (int i = 0; i < steps; ++i) out.push_back(t.step().loss);
+  for (int i = 0; i < steps; ++i) out.push_back(t.train_step().loss);
   return out;
 }
 

@@ -86,7 +86,7 @@ TEST_SUITE("flat_slab") {
           o->zero_grad();
           backward_step(p, 1.f + static_cast<float>(s), s != 4);
           if (s == 1) p[0].second.set_grad(Tensor::from_vector({0.5f, 0.25f, -1.f}, Shape{3}));
-          o->step();
+          o->apply_gradients();
         }
         for (size_t i = 0; i < flat.size(); ++i)
           CHECK(flat[i].second.to_vector() == each[i].second.to_vector());

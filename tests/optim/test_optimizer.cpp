@@ -118,7 +118,7 @@ void run_case(const std::string& case_name, const Target& target) {
   for (size_t s = 0; s < c["grads"].size(); ++s) {
     set_grads(params, c["grads"][s]);
     if (sched) apply_schedule(*sched, static_cast<int64_t>(s), *opt);
-    opt->step();
+    opt->apply_gradients();
     for (const auto& [name, p] : params)
       check_close(p.to_vector(), c["after"][s][name], case_name + " step " + std::to_string(s) + " " + name);
   }
@@ -129,7 +129,7 @@ void run_case(const std::string& case_name, const Target& target) {
 std::unique_ptr<Adam> adam_after_one_step(const NamedTensors& params) {
   auto opt = std::make_unique<Adam>(params);
   set_grads(params, optim_fixture()["cases"]["adam"]["grads"][0]);
-  opt->step();
+  opt->apply_gradients();
   return opt;
 }
 
@@ -245,7 +245,7 @@ TEST_SUITE("optimizer") {
     opt.zero_grad();
     for (const auto& [name, p] : params) CHECK_FALSE(p.grad().defined());
     auto before = snapshot(params);
-    opt.step();
+    opt.apply_gradients();
     CHECK(snapshot(params) == before);
     CHECK(opt.steps() == 1);
     CHECK(state_count(opt, "optim.step.w") == 0);  // the parameter itself took no step
@@ -269,7 +269,7 @@ TEST_SUITE("optimizer") {
         size_t half = c["grads"].size() / 2;
         for (size_t s = 0; s < half; ++s) {
           set_grads(params, c["grads"][s]);
-          opt->step();
+          opt->apply_gradients();
         }
         OptimizerState saved = clone_all(opt->state());
         NamedTensors resumed_params = clone_all_params(params);
@@ -280,8 +280,8 @@ TEST_SUITE("optimizer") {
         for (size_t s = half; s < c["grads"].size(); ++s) {
           set_grads(params, c["grads"][s]);
           set_grads(resumed_params, c["grads"][s]);
-          opt->step();
-          resumed->step();
+          opt->apply_gradients();
+          resumed->apply_gradients();
         }
         CHECK(snapshot(resumed_params) == snapshot(params));
         for (const auto& [name, p] : resumed_params)
@@ -324,7 +324,7 @@ TEST_SUITE("optimizer") {
     CHECK_THROWS_WITH_AS(opt.load_state(unknown), doctest::Contains("optim.exp_avg.head"), Error);
 
     Sgd sgd(params, 0.1f, 0.9f);
-    sgd.step();
+    sgd.apply_gradients();
     CHECK_THROWS_WITH_AS(opt.load_state(sgd.state()), doctest::Contains("optim.momentum_buffer"), Error);
 
     OptimizerState bad_count = with_float_counts(good);  // an older file's float32 count that is no count
@@ -368,7 +368,7 @@ TEST_SUITE("optimizer") {
     CHECK(opt.steps() == big);
     CHECK(state_count(opt, "optim.step.w") == big - 1);
     set_grads(params, optim_fixture()["cases"]["adam"]["grads"][1]);
-    opt.step();
+    opt.apply_gradients();
     CHECK(opt.steps() == big + 1);
     CHECK(state_count(opt, "optim.steps") == big + 1);
     CHECK(state_count(opt, "optim.step.w") == big);

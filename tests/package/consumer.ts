@@ -10,10 +10,10 @@ const STEPS = 1000;
 export function misuse(run: Run): void {
   // @ts-expect-error threads is 'auto' or a boolean
   void loadTinyformer({ threads: 'yes' });
-  // @ts-expect-error step() takes a count, not options
-  run.step({ steps: 10 });
+  // @ts-expect-error train() takes a count, not options
+  run.train({ steps: 10 });
   // @ts-expect-error the losses are a Float32Array, not a number
-  const loss: number = run.step(1).losses;
+  const loss: number = run.train(1).losses;
   void loss;
 }
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const config: TrainConfigInput = { task: 'toy', seed: 0 };
   const run = tf.createRun(config);
   const losses: number[] = [];
-  while (run.stepsDone < STEPS) losses.push(...run.step(100).losses);
+  while (run.stepsDone < STEPS) losses.push(...run.train(100).losses);
   let refused = '';
   try {
     tf.createRun({ task: 'toy', lr: -1 });

@@ -48,7 +48,7 @@ Profile profiled(F body) {
 TEST_SUITE("profile") {
   TEST_CASE("a transformer training step's kernels are all in the profile, each under its stem") {
     auto t = toy_trainer();
-    Profile p = profiled([&] { t->step(); });
+    Profile p = profiled([&] { t->train_step(); });
     std::set<std::string> seen;
     for (const StemTime& s : p.stems) {
       seen.insert(s.stem);
@@ -70,7 +70,7 @@ TEST_SUITE("profile") {
 
   TEST_CASE("forward work and backward work land in their own columns") {
     auto t = toy_trainer();
-    Profile p = profiled([&] { t->step(); });
+    Profile p = profiled([&] { t->train_step(); });
     const StemTime* gemm = stem(p, "gemm");
     const StemTime* adam = stem(p, "optimizer");
     REQUIRE(gemm);
@@ -101,7 +101,7 @@ TEST_SUITE("profile") {
     double seconds = 0;
     auto start = std::chrono::steady_clock::now();
     Profile p = profiled([&] {
-      for (int i = 0; i < 3; ++i) seconds += t->step().seconds;
+      for (int i = 0; i < 3; ++i) seconds += t->train_step().seconds;
     });
     double outside_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -128,7 +128,7 @@ TEST_SUITE("profile") {
     CHECK(profiler::running());
     CHECK(&backend_for(Device::CPU) != before);
     CHECK(std::string(backend_for(Device::CPU).name()) == before->name());
-    t->step();
+    t->train_step();
     CHECK(profiler::read().steps == 1);
     profiler::reset();
     Profile cleared = profiler::read();
@@ -136,12 +136,12 @@ TEST_SUITE("profile") {
     CHECK(cleared.step_ms == 0);
     CHECK(cleared.stems.empty());
     for (const PhaseTime& ph : cleared.phases) CHECK(ph.ms == 0);
-    t->step();
+    t->train_step();
     profiler::stop();
     CHECK_FALSE(profiler::running());
     CHECK(&backend_for(Device::CPU) == before);
     Profile one = profiler::read();
-    t->step();  // not recorded
+    t->train_step();  // not recorded
     Profile after = profiler::read();
     CHECK(after.steps == 1);
     REQUIRE(stem(after, "gemm"));
@@ -151,8 +151,8 @@ TEST_SUITE("profile") {
   TEST_CASE("the JSON and the table carry every stem and phase") {
     auto t = toy_trainer();
     Profile p = profiled([&] {
-      t->step();
-      t->step();
+      t->train_step();
+      t->train_step();
     });
     nlohmann::json j = profile_json(p);
     CHECK(j["steps"] == 2);

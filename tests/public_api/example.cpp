@@ -13,8 +13,8 @@ int main() {
     TrainConfig config = TrainConfig::for_task("toy");  // MyTransformer(14, 32, 1, 1), Adam 1e-3, batch 64
     config.steps = 300;
     std::unique_ptr<Session> run = Session::create(config, nullptr);
-    float first = run->step(1)[0].loss;       // the diffusion loss, about 11.6 at the start
-    float last = run->step(299).back().loss;  // about 0.3 after 300 steps
+    float first = run->advance(1)[0].loss;       // the diffusion loss, about 11.6 at the start
+    float last = run->advance(299).back().loss;  // about 0.3 after 300 steps
 
     const TokenModel& net = run->model().token_model("looking inside");
     Tensor logits = net.forward(Ids(toy::encode("the _ is alive"), Shape{1, 4}));  // [1, 4, 14]

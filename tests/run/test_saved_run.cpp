@@ -40,7 +40,7 @@ TrainConfig small_sort() {
 
 std::vector<uint8_t> trained_bytes(const TrainConfig& c, int steps) {
   Trainer t(c, make_task(c));
-  for (int i = 0; i < steps; ++i) t.step();
+  for (int i = 0; i < steps; ++i) t.train_step();
   return save_checkpoint_bytes(t.checkpoint());
 }
 
@@ -276,7 +276,7 @@ TEST_SUITE("saved_run") {
     TrainConfig c = small_toy();
     Trainer whole(c, make_task(c));
     std::vector<float> expected;
-    for (int i = 0; i < 4; ++i) expected.push_back(whole.step().loss);
+    for (int i = 0; i < 4; ++i) expected.push_back(whole.train_step().loss);
     std::vector<uint8_t> bytes = trained_bytes(c, 2);
     SafetensorsFile file = read_safetensors(bytes);
     REQUIRE(file.find_integers("optim.steps") != nullptr);
@@ -290,8 +290,8 @@ TEST_SUITE("saved_run") {
     CHECK(read_safetensors(old).find("optim.optim.steps")->data == std::vector<float>{2.f});
     for (const auto& b : {bytes, float_counts, old}) {
       std::unique_ptr<Session> resumed = Session::resume(saved(b), nullptr);
-      CHECK(resumed->step(1)[0].loss == expected[2]);
-      CHECK(resumed->step(1)[0].loss == expected[3]);
+      CHECK(resumed->advance(1)[0].loss == expected[2]);
+      CHECK(resumed->advance(1)[0].loss == expected[3]);
     }
   }
 

@@ -50,7 +50,7 @@ TEST_SUITE("session") {
     c.batch = 8;
     c.seed = 3;
     std::unique_ptr<Session> run = Session::create(c, nullptr);
-    StepTotals first = step_totals(run->step(3));
+    StepTotals first = step_totals(run->advance(3));
     CHECK(run->losses() == first.losses);
     std::vector<uint8_t> bytes = save_checkpoint_bytes(run->checkpoint());
     SavedRun saved = load_saved_run_bytes(bytes.data(), bytes.size());
@@ -58,7 +58,7 @@ TEST_SUITE("session") {
     CHECK(describe_saved_run(saved)["losses"].size() == 3);
 
     std::unique_ptr<Session> resumed = Session::resume(saved, nullptr);
-    StepTotals more = step_totals(resumed->step(2));
+    StepTotals more = step_totals(resumed->advance(2));
     REQUIRE(resumed->losses().size() == 5);
     CHECK(std::equal(first.losses.begin(), first.losses.end(), resumed->losses().begin()));
     CHECK(resumed->losses()[3] == more.losses[0]);
@@ -67,7 +67,7 @@ TEST_SUITE("session") {
 
   TEST_CASE("a viewed model's checkpoint keeps its file's step beside the loss history, and loads back") {
     std::unique_ptr<Session> run = Session::create(toy_run(4), nullptr);
-    run->step(3);
+    run->advance(3);
     std::vector<uint8_t> bytes = save_checkpoint_bytes(run->checkpoint());
     std::vector<uint8_t> viewed =
         save_checkpoint_bytes(Session::view(load_saved_run_bytes(bytes.data(), bytes.size()))->checkpoint());
@@ -102,7 +102,7 @@ TEST_SUITE("session") {
 
   TEST_CASE("a session says its steps and its training config with the model as it is now") {
     auto run = Session::create(toy_run(2), nullptr);
-    run->step(2);
+    run->advance(2);
     CHECK(run->steps_done() == 2);
     CHECK_FALSE(run->train_config().model.causal);
     run->set_causal(true);
@@ -117,9 +117,9 @@ TEST_SUITE("session") {
                          doctest::Contains("the training config needs a training run"), Error);
   }
 
-  TEST_CASE("a chunk's stats total to what step(n) gives for the same steps") {
+  TEST_CASE("a chunk's stats total to what advance(n) gives for the same steps") {
     auto single = Session::create(toy_run(4), nullptr), chunked = Session::create(toy_run(4), nullptr);
-    StepTotals want = step_totals(single->step(5));
+    StepTotals want = step_totals(single->advance(5));
     chunked->start_chunk(5);
     StepTotals got = step_totals(chunked->finish_chunk());
     auto figures = [](const StepTotals& t) {  // all but the time
@@ -131,9 +131,9 @@ TEST_SUITE("session") {
     CHECK(chunked->losses() == want.losses);
   }
 
-  TEST_CASE("a chunk's log is read by the caller and gives the losses of step(n)") {
+  TEST_CASE("a chunk's log is read by the caller and gives the losses of advance(n)") {
     auto single = Session::create(toy_run(1), nullptr), chunked = Session::create(toy_run(1), nullptr);
-    StepTotals want = step_totals(single->step(6));
+    StepTotals want = step_totals(single->advance(6));
     DeviceBlock log = chunked->start_chunk(4);
     CHECK(log.shape == Shape{4, kStepLogWidth});
     CHECK(log.bytes == 4 * kStepLogWidth * sizeof(float));
@@ -149,7 +149,7 @@ TEST_SUITE("session") {
 
   TEST_CASE("a snapshot read through parameter_blocks loads as copy_weights_from does") {
     auto source = Session::create(toy_run(2), nullptr), target = Session::create(toy_run(3), nullptr);
-    source->step(2);
+    source->advance(2);
     NamedTensors snapshot;
     for (const DeviceBlock& b : source->parameter_blocks())
       snapshot.emplace_back(b.name, Tensor::from_vector(read_block(b), b.shape));
@@ -163,10 +163,10 @@ TEST_SUITE("session") {
   TEST_CASE(
       "no checkpoint right after a skipped step: the refusal is typed, and a step that trains ends it") {
     auto run = Session::create(toy_run(5), nullptr);
-    run->step(2);
+    run->advance(2);
     float good = run->parameter("out.bias").to_vector()[0];
     set_parameter(*run, "out.bias", 0, std::numeric_limits<float>::infinity());
-    REQUIRE(run->step(1)[0].skipped);
+    REQUIRE(run->advance(1)[0].skipped);
     CHECK(run->skipped_steps() == 1);
     try {
       run->checkpoint();
@@ -178,7 +178,7 @@ TEST_SUITE("session") {
     }
     CHECK_THROWS_AS(run->checkpoint_blocks(), CheckpointRefused);  // the WebGPU page's way in too
     set_parameter(*run, "out.bias", 0, good);
-    REQUIRE_FALSE(run->step(1)[0].skipped);
+    REQUIRE_FALSE(run->advance(1)[0].skipped);
     Checkpoint ck = run->checkpoint();
     CHECK(ck.step == 4);
     REQUIRE(ck.losses.size() == 4);

@@ -15,8 +15,8 @@ TEST_SUITE("sorter_training") {
   TEST_CASE("the sorter sorts: at least 99.5 % of 2000 fresh sequences fully correct") {
     TrainConfig c = TrainConfig::for_task("sort");
     Trainer t(c, make_task(c));
-    float first = t.step().loss, last = 0;
-    while (t.steps_done() < c.steps) last = t.step().loss;
+    float first = t.train_step().loss, last = 0;
+    while (t.steps_done() < c.steps) last = t.train_step().loss;
     MESSAGE("sorter loss " << first << " -> " << last);
     nlohmann::json ev = t.evaluate(123);
     double accuracy = ev["accuracy"], digits = ev["digit_accuracy"];

@@ -1,4 +1,4 @@
-// step_totals: what Session::step(n) returns and what the bindings total a chunk's steps into (a Session
+// step_totals: what Session::advance(n) returns and what the bindings total a chunk's steps into (a Session
 // test checks the two agree).
 #include <doctest/doctest.h>
 

@@ -31,7 +31,7 @@ TEST_SUITE("story_training") {
       c.steps = 300;
       Trainer t(c, make_task(c, data));
       float before = *t.validation_loss();
-      while (t.steps_done() < c.steps) t.step();
+      while (t.steps_done() < c.steps) t.train_step();
       float after = *t.validation_loss();
       std::string name = causal ? "causal" : "diffusion";
       MESSAGE(name << " validation loss per token " << before << " -> " << after);

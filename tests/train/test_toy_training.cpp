@@ -17,7 +17,7 @@ float train_toy(ModelKind kind, int64_t dim, int64_t heads, int64_t layers, Trai
   last = std::make_unique<Trainer>(c, make_task(c));
   double tail = 0;
   for (int64_t s = 0; s < c.steps; ++s) {
-    float loss = last->step().loss;
+    float loss = last->train_step().loss;
     if (s >= c.steps - 200) tail += loss;
   }
   if (keep) *keep = last.get();

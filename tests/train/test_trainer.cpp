@@ -19,14 +19,15 @@ namespace {
 void check_resume_is_exact(const TrainConfig& c, int stop_at) {
   Trainer whole(c, make_task(c));
   std::vector<float> expected;
-  for (int i = 0; i < c.steps; ++i) expected.push_back(whole.step().loss);
+  for (int i = 0; i < c.steps; ++i) expected.push_back(whole.train_step().loss);
 
   Trainer first(c, make_task(c));
-  for (int i = 0; i < stop_at; ++i) CHECK(first.step().loss == expected[static_cast<size_t>(i)]);
+  for (int i = 0; i < stop_at; ++i) CHECK(first.train_step().loss == expected[static_cast<size_t>(i)]);
   std::vector<uint8_t> bytes = save_checkpoint_bytes(first.checkpoint());
   std::unique_ptr<Trainer> resumed = Trainer::resume(load_checkpoint_bytes(bytes), make_task(c));
   CHECK(resumed->steps_done() == stop_at);
-  for (int i = stop_at; i < c.steps; ++i) CHECK(resumed->step().loss == expected[static_cast<size_t>(i)]);
+  for (int i = stop_at; i < c.steps; ++i)
+    CHECK(resumed->train_step().loss == expected[static_cast<size_t>(i)]);
 }
 
 // Every parameter's and optimizer state tensor's bits (NaN payloads included) and every step count, to show
@@ -74,7 +75,7 @@ std::vector<StepStats> check_chunks_match_steps(const TrainConfig& c, const std:
     REQUIRE(got.size() == static_cast<size_t>(n));
     all.insert(all.end(), got.begin(), got.end());
     for (const StepStats& g : got) {
-      StepStats want = single.step();
+      StepStats want = single.train_step();
       CHECK(g.step == want.step);
       CHECK(g.loss == want.loss);
       CHECK(g.grad_norm == want.grad_norm);
@@ -112,7 +113,7 @@ TEST_SUITE("trainer") {
   TEST_CASE("a run past 2^24 steps saves and resumes with its exact step counts") {
     TrainConfig c = toy_run();
     Trainer first(c, make_task(c));
-    first.step();
+    first.train_step();
     Checkpoint ck = first.checkpoint();
     const int64_t big = (int64_t{1} << 40) + 3;  // float32 would store 2^40
     ck.step = big;
@@ -121,7 +122,7 @@ TEST_SUITE("trainer") {
         Trainer::resume(load_checkpoint_bytes(save_checkpoint_bytes(ck)), make_task(c));
     CHECK(resumed->steps_done() == big);
     CHECK(resumed->optimizer().steps() == big);
-    resumed->step();
+    resumed->train_step();
     Checkpoint after = load_checkpoint_bytes(save_checkpoint_bytes(resumed->checkpoint()));
     CHECK(after.step == big + 1);
     REQUIRE(after.optimizer_state.counts.size() == ck.optimizer_state.counts.size());
@@ -189,12 +190,12 @@ TEST_SUITE("trainer") {
   TEST_CASE(
       "a step with a non-finite loss is skipped and counted; parameters and optimizer state untouched") {
     Trainer t(toy_run(), make_task(toy_run()));
-    for (int i = 0; i < 3; ++i) CHECK_FALSE(t.step().skipped);  // the optimizer has state by now
+    for (int i = 0; i < 3; ++i) CHECK_FALSE(t.train_step().skipped);  // the optimizer has state by now
     Tensor w = parameter(t, "embed.weight");
     float good = w.to_vector()[3];
     set_value(w, 3, std::numeric_limits<float>::quiet_NaN());
     auto before = state_bits(t);
-    StepStats s = t.step();
+    StepStats s = t.train_step();
     CHECK(s.skipped);
     CHECK(std::isnan(s.loss));
     CHECK(std::isnan(s.grad_norm));
@@ -205,7 +206,7 @@ TEST_SUITE("trainer") {
 
     set_value(w, 3, good);  // a finite model trains on, and the count of skips stays
     before = state_bits(t);
-    s = t.step();
+    s = t.train_step();
     CHECK_FALSE(s.skipped);
     CHECK(std::isfinite(s.loss));
     CHECK(s.grad_norm > 0);
@@ -221,13 +222,13 @@ TEST_SUITE("trainer") {
       TrainConfig c = toy_run();
       c.clip = clip;
       Trainer t(c, make_task(c));
-      t.step();
+      t.train_step();
       Tensor out = parameter(t, "out.weight");
       std::vector<float> v = out.to_vector();
       for (float& x : v) x *= 1e25f;  // logits near 1e26 (finite); their squared gradients overflow
       out.copy_from(Tensor::from_vector(v, out.shape()));
       auto before = state_bits(t);
-      StepStats s = t.step();
+      StepStats s = t.train_step();
       CHECK(std::isfinite(s.loss));
       CHECK(std::isinf(s.grad_norm));
       CHECK(s.skipped);
@@ -240,9 +241,9 @@ TEST_SUITE("trainer") {
     c.max_skips = 3;
     Trainer t(c, make_task(c));
     set_value(parameter(t, "out.bias"), 0, std::numeric_limits<float>::infinity());
-    CHECK(t.step().skipped);
-    CHECK(t.step().skipped_steps == 2);
-    CHECK_THROWS_WITH_AS(t.step(),
+    CHECK(t.train_step().skipped);
+    CHECK(t.train_step().skipped_steps == 2);
+    CHECK_THROWS_WITH_AS(t.train_step(),
                          doctest::Contains("3 steps in a row had a non-finite loss or gradient norm"), Error);
     CHECK(t.skipped_steps() == 3);
     c.max_skips = 0;
@@ -260,7 +261,7 @@ TEST_SUITE("trainer") {
     TrainConfig unclipped = c;  // and the factor changes the update (so the comparison above used it)
     unclipped.clip = 0.f;
     Trainer clipped_run(c, make_task(c)), unclipped_run(unclipped, make_task(unclipped));
-    CHECK(clipped_run.step().loss == unclipped_run.step().loss);
+    CHECK(clipped_run.train_step().loss == unclipped_run.train_step().loss);
     CHECK(state_bits(clipped_run) != state_bits(unclipped_run));
     Backend* previous = set_backend(Device::CPU, &reference_backend());
     c.model.dim = 8;  // the reference kernels are slow; the toy is small already, this keeps it quick
@@ -282,7 +283,7 @@ TEST_SUITE("trainer") {
     CHECK_THROWS_WITH_AS(t.finish_chunk(std::vector<float>(5)), doctest::Contains("has 12 numbers, got 5"),
                          Error);
     std::vector<StepStats> got = t.finish_chunk(log);
-    for (const StepStats& g : got) CHECK(g.loss == reference.step().loss);
+    for (const StepStats& g : got) CHECK(g.loss == reference.train_step().loss);
     CHECK_THROWS_WITH_AS(t.finish_chunk(), doctest::Contains("no chunk of steps is pending"), Error);
     CHECK_THROWS_WITH_AS(t.start_chunk(0), doctest::Contains("at least one step"), Error);
   }
@@ -291,7 +292,7 @@ TEST_SUITE("trainer") {
     TrainConfig c = toy_run();
     c.max_skips = 3;
     Trainer t(c, make_task(c));
-    CHECK_FALSE(t.step().skipped);  // the optimizer has state by now
+    CHECK_FALSE(t.train_step().skipped);  // the optimizer has state by now
     set_value(parameter(t, "out.bias"), 0, std::numeric_limits<float>::infinity());
     auto before = state_bits(t);
     t.start_chunk(2);  // nothing read, nothing known yet

@@ -55,7 +55,7 @@ describeBuilds('API', (lab) => {
     const run = lab.tf.createRun({ task: 'sort', batch: 4, max_skips: 7, model: { dim: 8, heads: 2, encoder_layers: 1, decoderLayers: 1 } });
     try {
       assert.deepEqual([run.trainConfig.maxSkips, run.config.encoderLayers, run.config.decoderLayers], [7, 1, 1]);
-      run.step(1);
+      run.train(1);
       const info = lab.tf.inspectCheckpoint(run.checkpoint());
       assert.deepEqual(snakeFields(info), []);
       assert.deepEqual(snakeFields(run.evaluate(1)), []);
@@ -86,7 +86,7 @@ describeBuilds('API', (lab) => {
     try {
       assert.equal(run.task, 'toy');
       assert.deepEqual(run.vocabulary.slice(0, 3), ['the', 'cat', 'box']);
-      const r = run.step(30);
+      const r = run.train(30);
       assert.ok(r.losses instanceof Float32Array);
       assert.equal(r.losses.length, 30);
       assert.equal(r.step, 30);
@@ -161,7 +161,7 @@ describeBuilds('API', (lab) => {
   test('trains the sorter and shows its attention and saliency', () => {
     const run = lab.tf.createRun({ task: 'sort', batch: 16, model: { dim: 16, heads: 2, encoderLayers: 1, decoderLayers: 1 } });
     try {
-      assert.ok(run.step(3).losses.every(Number.isFinite));
+      assert.ok(run.train(3).losses.every(Number.isFinite));
       const digits = '7 2 9 0 4 4 1 8 3 6';
       const s = run.sorterAttention(digits);
       assert.deepEqual(s.input, [7, 2, 9, 0, 4, 4, 1, 8, 3, 6]);
@@ -199,7 +199,7 @@ describeBuilds('API', (lab) => {
     try {
       assert.equal(run.config.vocab, 502);
       assert.deepEqual(run.vocabulary.slice(-2), ['<unk>', '_']);
-      const r = run.step(5);
+      const r = run.train(5);
       assert.ok(r.losses.every(Number.isFinite));
       assert.ok(r.losses[0] > 5 && r.losses[0] < 8, `per-token loss near log(502), got ${r.losses[0]}`);
       const v = run.validationLoss();
@@ -219,7 +219,7 @@ describeBuilds('API', (lab) => {
       const greedy = run.write({ sampler: 'greedy', length: 8, count: 1 });
       assert.equal(greedy.sampler, 'greedy');
 
-      assert.ok(causal.step(2).losses.every(Number.isFinite));
+      assert.ok(causal.train(2).losses.every(Number.isFinite));
       const l = causal.write({ prompt: 'once upon a time', length: 12, count: 2, topK: 5, temperature: 0.8 });
       assert.equal(l.sampler, 'left-to-right');
       for (const s of l.stories) {
@@ -239,7 +239,7 @@ describeBuilds('API', (lab) => {
   test('resumes a run from its checkpoint with the same losses', () => {
     const config = { task: 'toy', seed: 11, model: { dim: 16, heads: 2 } };
     const a = lab.tf.createRun(config);
-    const firstLosses = Array.from(a.step(10).losses);
+    const firstLosses = Array.from(a.train(10).losses);
     const bytes = a.checkpoint();
     const info = lab.tf.inspectCheckpoint(bytes);
     assert.equal(info.step, 10);
@@ -252,14 +252,14 @@ describeBuilds('API', (lab) => {
       assert.equal(b.stepsDone, 10);
       assert.deepEqual(b.trainConfig, a.trainConfig);
       assert.equal(maxAbsDiff(m.logits('the cat _ alive').data, a.logits('the cat _ alive').data), 0);
-      const resumedLosses = b.step(10).losses;
-      assert.deepEqual(resumedLosses, a.step(10).losses);
+      const resumedLosses = b.train(10).losses;
+      assert.deepEqual(resumedLosses, a.train(10).losses);
       // The loss history is part of the run: in its checkpoint, and carried on by the resumed run.
       assert.deepEqual(info.losses, firstLosses);
       const history = lab.tf.inspectCheckpoint(b.checkpoint()).losses;
       assert.equal(history.length, 20);
       assert.deepEqual(history, [...firstLosses, ...resumedLosses]);
-      assert.throws(() => m.step(1), TypeError, 'a loaded model does not train');
+      assert.throws(() => m.train(1), TypeError, 'a loaded model does not train');
       const weights = lab.tf.loadModel(m.checkpoint());
       try {
         assert.deepEqual(weights.logits('the cat _ alive').data, m.logits('the cat _ alive').data);

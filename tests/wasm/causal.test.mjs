@@ -18,8 +18,8 @@ for (const build of builds) {
     const causal = tf.createRun({ task: 'toy', seed: 1, model: { causal: true, layers: 2, heads: 2 } });
     const full = tf.createRun({ task: 'toy', seed: 1, model: { causal: false, layers: 2, heads: 2 } });
     try {
-      causal.step(20);
-      full.step(20);
+      causal.train(20);
+      full.train(20);
       const pair = ['the cat is alive', 'the cat is empty'];
       const c = causal.logits(pair);
       assert.deepEqual(c.shape, [2, 4, 14]);
@@ -51,7 +51,7 @@ for (const build of builds) {
     const tf = await load(build.threads);
     const run = tf.createRun({ task: 'toy', seed: 2, model: { layers: 2, heads: 2 } });
     try {
-      run.step(5);
+      run.train(5);
       const alone = run.logits('the _ is alive');
       const batch = run.logits(['the _ is alive', 'the box _ empty', '_ _ _ _']);
       // Equal up to float rounding, as in PyTorch: alone the products have 4 rows and take the GEMM's

@@ -26,7 +26,7 @@ describeBuilds('checkpoints', (lab) => {
   let good;
   before(() => {
     const run = lab.tf.createRun({ task: 'toy', seed: 3, model: { dim: 16, heads: 2 } });
-    run.step(2);
+    run.train(2);
     good = run.checkpoint();
     run.delete();
   });
@@ -131,7 +131,7 @@ describeBuilds('checkpoints', (lab) => {
       b.copyWeightsFrom(a);
       assert.equal(maxAbsDiff(b.parameter('embed.weight').data, table.data), 0);
       assert.equal(maxAbsDiff(b.logits('the cat _ alive').data, a.logits('the cat _ alive').data), 0);
-      assert.ok(b.step(1).losses.every(Number.isFinite), 'the run trains on from the copied weights');
+      assert.ok(b.train(1).losses.every(Number.isFinite), 'the run trains on from the copied weights');
       assert.throws(() => b.copyWeightsFrom({}), TinyformerError);
     } finally {
       a.delete();

@@ -12,13 +12,13 @@ function sameParameters(a, b) {
 }
 
 describeBuilds('training in chunks', (lab) => {
-  test('chunks give the losses, steps and weights of step()', async () => {
+  test('chunks give the losses, steps and weights of train()', async () => {
     const config = { task: 'toy', seed: 3, batch: 8, clip: 0.5 };  // the toy's early norms are clipped
     const single = lab.tf.createRun(config);
     const chunked = lab.tf.createRun(config);
     try {
       assert.equal(chunked.device, 'cpu');
-      const stepped = single.step(12);
+      const stepped = single.train(12);
       const first = await chunked.trainChunk(5);
       const second = await chunked.trainChunk(7);
       const stats = [...first.stats, ...second.stats];
@@ -32,7 +32,7 @@ describeBuilds('training in chunks', (lab) => {
         assert.ok(s.tokens > 0 && s.flops > 0 && s.seconds >= 0);
       }
       assert.ok(stats.some((s) => s.gradNorm > 0.5), 'the clip factor was used');
-      // The core's totals of each chunk: the figures step(n) gives, from the same steps' stats.
+      // The core's totals of each chunk: the figures train(n) gives, from the same steps' stats.
       for (const [chunk, from] of [[first, 0], [second, 5]]) {
         const own = stats.slice(from, from + chunk.stats.length);
         assert.deepEqual(Array.from(chunk.losses), Array.from(stepped.losses.slice(from, from + own.length)));
@@ -121,7 +121,7 @@ describeBuilds('training in chunks', (lab) => {
         /a run's device is 'cpu' \(this is not the WebGPU build\), got webgpu/);
       const resumed = lab.tf.loadRun(await run.readCheckpoint(), undefined, { device: 'cpu' });
       try {
-        assert.deepEqual(resumed.step(2).losses, run.step(2).losses);
+        assert.deepEqual(resumed.train(2).losses, run.train(2).losses);
       } finally {
         resumed.delete();
       }

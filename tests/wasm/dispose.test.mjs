@@ -17,6 +17,6 @@ for (const build of builds) {
     assert.deepEqual([model.deleted, run.deleted, tf.liveHandles()], [true, true, baseline]);
     run[Symbol.dispose]();  // a second dispose, like a second delete(), does nothing
     assert.equal(tf.liveHandles(), baseline);
-    assert.throws(() => run.step(1), /deleted/);
+    assert.throws(() => run.train(1), /deleted/);
   });
 }

@@ -13,10 +13,10 @@ describeBuilds('divergence', (lab) => {
     const run = lab.tf.createRun({ task: 'toy', optimizer: 'sgd', lr: 9.9, seed: 1, maxSkips: 100 });
     try {
       assert.equal(run.trainConfig.maxSkips, 100);
-      const first = run.step(2);
+      const first = run.train(2);
       assert.equal(first.skipped, 0);
       assert.equal(first.skippedSteps, 0);
-      const r = run.step(28);
+      const r = run.train(28);
       assert.equal(r.step, 30, 'skipped steps are steps taken');
       const nonFinite = Array.from(r.losses).filter((l) => !Number.isFinite(l)).length;
       assert.ok(r.skipped >= 10, `most steps diverge at lr 9.9, got ${r.skipped} skipped`);
@@ -33,12 +33,12 @@ describeBuilds('divergence', (lab) => {
       run.loadWeights(poisoned(run.checkpoint()));
       assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /holds NaN or infinity/.test(e.message) &&
         e.kind === 'not-finite');
-      const r = run.step(2);
+      const r = run.train(2);
       assert.equal(r.skipped, 2);
       assert.ok(Array.from(r.losses).every(Number.isNaN));
       assert.throws(() => run.checkpoint(), (e) => e instanceof TinyformerError && /last step was skipped.*not finite/.test(e.message) &&
         e.kind === 'skipped-step');
-      assert.throws(() => run.step(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
+      assert.throws(() => run.train(1), (e) => e instanceof TinyformerError && /3 steps in a row/.test(e.message));
       assert.equal(run.stepsDone, 3);
     } finally {
       run.delete();

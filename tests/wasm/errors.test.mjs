@@ -46,26 +46,26 @@ describeBuilds('errors', (lab) => {
   test('a handle keeps working after its calls fail', () => {
     const run = lab.tf.createRun({ task: 'toy', seed: 1 });
     try {
-      run.step(2);
+      run.train(2);
       throwsTf(() => run.write({ sampler: 'bogus' }), /unknown sampler 'bogus'/);
       throwsTf(() => run.write({ length: 1000 }), /length must be 1\.\.64/);
       throwsTf(() => run.attention('the dog is alive'), /"dog" is not in the model's vocabulary/);
       throwsTf(() => run.logits([99, 1, 2, 3]), /embedding/);
       throwsTf(() => run.sorterAttention('1 2 3'), /needs the sorter model/);
-      throwsTf(() => run.step(0), /step\(n\) needs 1 <= n/);
+      throwsTf(() => run.train(0), /advance\(n\) needs 1 <= n/);
       throwsTf(() => run.undiffuseCensus({ count: 0 }), /census/);
       throwsTf(() => run.loadWeights(new Uint8Array(3)), /safetensors|checkpoint/i);
       const other = lab.tf.createRun({ task: 'toy', model: { dim: 16, heads: 2 } });
       throwsTf(() => run.loadWeights(other.checkpoint()), /shape/);
       other.delete();
-      const r = run.step(3);
+      const r = run.train(3);
       assert.equal(r.step, 5);
       assert.ok(r.losses.every(Number.isFinite));
     } finally {
       run.delete();
     }
     assert.equal(run.deleted, true);
-    throwsTf(() => run.step(1), /deleted/);
+    throwsTf(() => run.train(1), /deleted/);
     run.delete();
   });
 
@@ -76,7 +76,7 @@ describeBuilds('errors', (lab) => {
     assert.equal(lab.tf.liveHandles(), lab.baseline);
     assert.ok(lab.tf.memoryBytes() - before < 64 << 20, 'nothing big was kept');
     const run = lab.tf.createRun({ task: 'toy' });
-    assert.ok(run.step(2).losses.every(Number.isFinite));
+    assert.ok(run.train(2).losses.every(Number.isFinite));
     run.delete();
   });
 });

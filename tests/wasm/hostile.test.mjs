@@ -14,7 +14,7 @@ import { hostileHeaders, joinFile, splitFile } from '../support/hostile-files.mj
 describeBuilds('hostile files', (lab) => {
   test('headers near 100 MB are refused by inspectCheckpoint and loadModel, and the module works after', { timeout: 300_000 }, () => {
     const run = lab.tf.createRun({ task: 'toy', batch: 8 });
-    run.step(3);
+    run.train(3);
     const good = run.checkpoint();
     run.delete();
     for (const name of ['lossHistory', 'tensorEntries', 'nestedConfig']) {
@@ -54,26 +54,26 @@ describeBuilds('hostile files', (lab) => {
     }
     assert.ok(lab.tf.memoryBytes() <= before + 8e6, `memory grew ${before} -> ${lab.tf.memoryBytes()}`);
     const run = lab.tf.createRun({ task: 'toy', seed: 1 });
-    assert.ok(run.step(1).losses.every(Number.isFinite));
+    assert.ok(run.train(1).losses.every(Number.isFinite));
     run.delete();
   });
 
   test('out of memory is a TinyformerError: a failing call, then a working one', () => {
     const big = lab.tf.createRun({ task: 'toy', batch: 65536, model: { dim: 512, heads: 1, layers: 1 } });
     try {
-      throwsTf(() => big.step(1), /out of memory/);
+      throwsTf(() => big.train(1), /out of memory/);
     } finally {
       big.delete();
     }
     const small = lab.tf.createRun({ task: 'toy', seed: 1 });
-    assert.ok(small.step(2).losses.every(Number.isFinite));
+    assert.ok(small.train(2).losses.every(Number.isFinite));
     assert.equal(lab.tf.inspectCheckpoint(small.checkpoint()).step, 2);
     small.delete();
   });
 
   test('the vocabulary rule and the precise refusals are the CLI\'s, word for word', () => {
     const run = lab.tf.createRun({ task: 'toy', batch: 8 });
-    run.step(1);
+    run.train(1);
     const { header, data } = splitFile(run.checkpoint());
     run.delete();
     const words = JSON.parse(header.__metadata__['tinyformer.vocab']);

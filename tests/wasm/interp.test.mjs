@@ -10,7 +10,7 @@ describeBuilds('logit lens and patching', (lab) => {
   test('the lens of a toy model: a row per block input and the last block output, the last the model\'s own', () => {
     const run = lab.tf.createRun({ task: 'toy', seed: 3 });
     try {
-      run.step(40);
+      run.train(40);
       const lens = run.logitLens('the cat is alive', { masked: [1], top: 14 });
       assert.deepEqual(lens.words, ['the', 'cat', 'is', 'alive']);
       assert.deepEqual(lens.input, ['the', '_', 'is', 'alive']);
@@ -38,7 +38,7 @@ describeBuilds('logit lens and patching', (lab) => {
   test('patching a toy model: the grids, and the embedding that differs restoring the clean answer', () => {
     const run = lab.tf.createRun({ task: 'toy', seed: 4 });
     try {
-      run.step(40);
+      run.train(40);
       const p = run.patching({ clean: 'the cat is _', corrupted: 'the box is _' });
       assert.deepEqual(p.tokens, ['the', 'cat', 'is', '_']);
       assert.equal(p.position, 3);
@@ -63,7 +63,7 @@ describeBuilds('logit lens and patching', (lab) => {
   test('patching the sorter: every cross-attention head, per output step', () => {
     const run = lab.tf.createRun({ task: 'sort', batch: 16, model: { dim: 16, heads: 2, encoderLayers: 1, decoderLayers: 2 } });
     try {
-      run.step(3);
+      run.train(3);
       const p = run.sorterPatching('7 2 9 0 4 4 1 8 3 6', [7, 2, 5, 0, 4, 4, 1, 8, 3, 6]);
       assert.deepEqual(p.answer, run.sortDigits('7 2 9 0 4 4 1 8 3 6').output);
       assert.equal(p.clean.length, 10);

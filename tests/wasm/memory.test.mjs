@@ -12,10 +12,10 @@ for (const build of builds) {
     const text = { train: tf.builtinStories(1, 200_000), valid: tf.builtinStories(2, 20_000), topWords: 500 };
     const run = tf.createRun({ task: 'stories', batch: 16, seqLen: 32, model: { dim: 64, heads: 4, layers: 2 } }, text);
     try {
-      run.step(20);
+      run.train(20);
       const heap = tf.memoryBytes();
       const live = tf.poolBytes().live;
-      for (let i = 0; i < 10; ++i) run.step(20);
+      for (let i = 0; i < 10; ++i) run.train(20);
       assert.equal(run.stepsDone, 220);
       t.diagnostic(`heap ${heap} -> ${tf.memoryBytes()} bytes; pool live ${live} -> ${tf.poolBytes().live}`);
       assert.equal(tf.memoryBytes(), heap, 'HEAPU8.length grew');

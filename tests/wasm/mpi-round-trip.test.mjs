@@ -29,9 +29,9 @@ test('a run trained in wasm continues on 2 ranks under mpirun, and wasm writes w
   const run = tf.createRun(config, text);
   let expected;
   try {
-    run.step(10);
+    run.train(10);
     writeFileSync(join(dir, 'page.safetensors'), run.checkpoint());
-    expected = Array.from(run.step(10).losses);  // what the run does next, in wasm
+    expected = Array.from(run.train(10).losses);  // what the run does next, in wasm
   } finally {
     run.delete();
   }

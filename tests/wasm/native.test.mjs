@@ -44,7 +44,7 @@ describe('wasm against the native build', { skip: noNative }, () => {
       const tf = await load(build.threads);
       const run = tf.createRun({ task: 'toy', seed: 7, steps: 20 });
       try {
-        const losses = Array.from(run.step(20).losses);
+        const losses = Array.from(run.train(20).losses);
         assertClose(losses, expected, 'loss');
         const identical = losses.filter((x, i) => Math.fround(expected[i]) === x).length;
         t.diagnostic(`${identical} of 20 losses bitwise equal to the native build's (its best instruction set)`);
@@ -74,7 +74,7 @@ describe('wasm against the native build', { skip: noNative }, () => {
       // And back: a run trained in wasm, resumed natively for a few more steps and read by `info`.
       const run = tf.createRun({ task: 'toy', seed: 4, model: { dim: 16, heads: 2 } });
       try {
-        run.step(10);
+        run.train(10);
         const back = join(dir, 'wasm.safetensors');
         writeFileSync(back, run.checkpoint());
         const info = JSON.parse(native(['info', '--checkpoint', back]).trim().split('\n').pop());
@@ -88,7 +88,7 @@ describe('wasm against the native build', { skip: noNative }, () => {
         const log = join(dir, 'resumed.jsonl');
         native(['train', '--resume', back, '--steps', '15', '--log', log, '--no-eval']);
         const resumed = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l).loss);
-        assertClose(resumed, Array.from(run.step(5).losses), 'resumed loss');
+        assertClose(resumed, Array.from(run.train(5).losses), 'resumed loss');
       } finally {
         run.delete();
       }

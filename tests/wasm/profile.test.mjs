@@ -24,7 +24,7 @@ for (const build of builds) {
       assert.equal(tf.profiling(), false);
       tf.startProfile();
       assert.equal(tf.profiling(), true);
-      const r = run.step(3);
+      const r = run.train(3);
       tf.stopProfile();
       const p = tf.profile();
       assert.equal(p.steps, 3);
@@ -47,10 +47,10 @@ for (const build of builds) {
     test('only what runs while profiling is recorded, and reset clears it', () => {
       tf.resetProfile();
       tf.startProfile();
-      run.step(1);
+      run.train(1);
       tf.stopProfile();
       const one = tf.profile();
-      run.step(2);  // not profiled
+      run.train(2);  // not profiled
       const later = tf.profile();
       assert.equal(later.steps, 1);
       assert.deepEqual(later.stems, one.stems);

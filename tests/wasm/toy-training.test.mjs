@@ -14,7 +14,7 @@ for (const build of builds) {
       assert.deepEqual([run.config.dim, run.config.heads, run.config.layers, run.trainConfig.batch], [32, 1, 1, 64]);
       assert.equal(run.trainConfig.optimizer, 'adam');
       const losses = [];
-      while (run.stepsDone < 1500) losses.push(...run.step(100).losses);
+      while (run.stepsDone < 1500) losses.push(...run.train(100).losses);
       assert.equal(losses.length, 1500);
       const final = mean(losses.slice(-200));
       assert.ok(final <= 0.56, `mean of the last 200 losses ${final.toFixed(4)} > 0.56`);

@@ -42,7 +42,7 @@ function checkpoints(tf) {
   Object.assign(config, { optimizer: 'sgd', lr: 9.9 });
   const run = tf.createRun(config);
   try {
-    run.step(2);
+    run.train(2);
     const good = run.checkpoint().slice();
     const headerLength = Number(new DataView(good.buffer).getBigUint64(0, true));
     const header = JSON.parse(new TextDecoder().decode(good.subarray(8, 8 + headerLength)));

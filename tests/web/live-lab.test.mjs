@@ -166,7 +166,7 @@ test('a checkpoint made elsewhere opens before any story text; C10 refuses its v
   const text = Array.from({ length: 400 }, (_, i) => `${names[i % 5]} saw a ${names[(i + 2) % 5]} near the river . it was day ${i % 7} .`)
     .join('\n<|endoftext|>\n');
   const run = tf.createRun({ task: 'stories', model: { dim: 24, heads: 2, layers: 1, causal: true, maxLength: 48 }, steps: 3, batch: 4 }, { train: text });
-  run.step(3);
+  run.train(3);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-upload-'));
   const file = path.join(dir, 'elsewhere.safetensors');
   await writeFile(file, run.checkpoint());

@@ -52,7 +52,7 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
     const cpu = lab.createRun(config, undefined, { device: 'cpu' });
     const gpuLosses = [];
     for (let i = 0; i < 3; ++i) for (const s of (await run.trainChunk(10)).stats) gpuLosses.push(s.loss);
-    const cpuLosses = Array.from(cpu.step(30).losses);
+    const cpuLosses = Array.from(cpu.train(30).losses);
     let syncRead = null;
     try { run.checkpoint(); } catch (e) { syncRead = e.message; }
     const bytes = await run.readCheckpoint();
@@ -61,7 +61,7 @@ test('the WebGPU build places runs on the device: they train in chunks and are r
     const answer = { webgpu: lab.webgpu, threaded: lab.threaded, maxThreads: lab.maxThreads, device: run.device,
       cpuDevice: cpu.device, gpuLosses, cpuLosses, syncRead, step: lab.inspectCheckpoint(bytes).step,
       resumedDevices: [onCpu.device, onGpu.device],
-      next: { cpu: Array.from(cpu.step(5).losses), onCpu: Array.from(onCpu.step(5).losses),
+      next: { cpu: Array.from(cpu.train(5).losses), onCpu: Array.from(onCpu.train(5).losses),
               onGpu: (await onGpu.trainChunk(5)).stats.map((s) => s.loss) },
       handles: lab.liveHandles() };
     const timed = lab.timeWebgpuKernels(true);

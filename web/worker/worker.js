@@ -126,7 +126,7 @@ async function train({ slot, until }, id) {
   }
 }
 
-// n steps: on WebGPU one chunk read once (its per-step stats stay here), elsewhere step(n). The profiler
+// n steps: on WebGPU one chunk read once (its per-step stats stay here), elsewhere train(n). The profiler
 // times one chunk in PROFILED_CHUNK_EVERY: its shares and its milliseconds per step are the same as if it
 // timed them all, and its clock reads (a call out to JavaScript each, 2-4 % of a 2-thread step in
 // Chromium) are paid on a quarter of the steps.
@@ -134,7 +134,7 @@ async function chunkSteps(run, n) {
   const profiled = chunksTrained++ % PROFILED_CHUNK_EVERY === 0;
   if (profiled) tf.startProfile();
   try {
-    if (run.device !== 'webgpu') return run.step(n);
+    if (run.device !== 'webgpu') return run.train(n);
     const { stats, ...totals } = await run.trainChunk(n);
     return totals;
   } finally {
