@@ -89,7 +89,7 @@ TrainConfig Session::train_config() const {
 }
 
 std::vector<StepStats> Session::advance(int64_t n) {
-  TF_CHECK(n >= 1 && n <= 1000000, "advance(n) needs 1 <= n <= 1e6, got ", n);
+  TF_CHECK(n >= 1 && n <= 1000000, "a run trains 1 <= n <= 1e6 steps at a time, got ", n);
   Trainer& t = trainer("training");
   std::vector<StepStats> stats;
   for (int64_t i = 0; i < n; ++i) {

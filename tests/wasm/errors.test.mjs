@@ -52,7 +52,7 @@ describeBuilds('errors', (lab) => {
       throwsTf(() => run.attention('the dog is alive'), /"dog" is not in the model's vocabulary/);
       throwsTf(() => run.logits([99, 1, 2, 3]), /embedding/);
       throwsTf(() => run.sorterAttention('1 2 3'), /needs the sorter model/);
-      throwsTf(() => run.train(0), /advance\(n\) needs 1 <= n/);
+      throwsTf(() => run.train(0), /a run trains 1 <= n <= 1e6 steps at a time, got 0/);
       throwsTf(() => run.undiffuseCensus({ count: 0 }), /census/);
       throwsTf(() => run.loadWeights(new Uint8Array(3)), /safetensors|checkpoint/i);
       const other = lab.tf.createRun({ task: 'toy', model: { dim: 16, heads: 2 } });
