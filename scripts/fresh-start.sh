@@ -56,7 +56,7 @@ log=$work/newcomer.log
 bash -c "echo \$\$ >$cgroup/tasks; exec chroot $chroot_dir /bin/bash /root/newcomer.sh" >"$log" 2>&1 &
 newcomer=$!  # the same process from bash to npm start (each execs the next)
 # Everything npm start left running in the chroot is ended before the mounts go.
-trap 'xargs -r kill -9 <"$cgroup/tasks" 2>/dev/null; while [[ -s $cgroup/tasks ]]; do sleep 1; done; unmount' EXIT
+trap 'xargs -r kill -9 <"$cgroup/tasks" 2>/dev/null || true; while [[ -s $cgroup/tasks ]]; do sleep 1; done; unmount' EXIT
 trap 'exit 1' INT TERM
 seen=0
 until grep -q "Tinyformer lab:" "$log"; do
