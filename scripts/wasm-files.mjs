@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The files of the npm package (package.json `files`: web/wasm/): the three builds (st, mt, gpu), which
-// scripts/build-wasm.sh lays out in web/wasm/ (git-ignored), and the wrapper with its types, which live once
-// in wasm/ and are copied beside the builds only while npm packs: `node scripts/wasm-files.mjs prepack` fails, naming them,
+// scripts/build-wasm.sh lays out in web/wasm/ (git-ignored), and the wrapper (tinyformer.js and the modules
+// beside it) with its types, which live once in wasm/ and are copied beside the builds only while npm packs: `node scripts/wasm-files.mjs prepack` fails, naming them,
 // when a build file is missing and then copies the wrapper in; `postpack` removes the copies again.
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const WASM_DIR = new URL('../web/wasm/', import.meta.url);
@@ -14,7 +14,8 @@ export const BUILD_FILES = Object.freeze([
   'tinyformer-mt.mjs', 'tinyformer-mt.wasm', 'tinyformer-mt.worker.js', 'tinyformer-mt.worker.cjs',
   'tinyformer-gpu.mjs', 'tinyformer-gpu.wasm',
 ]);
-export const WRAPPER_FILES = Object.freeze(['tinyformer.js', 'tinyformer.d.ts']);
+// Every ES module in wasm/ (tinyformer.js and those it imports) and the types.
+export const WRAPPER_FILES = Object.freeze(readdirSync(WRAPPER_DIR).filter((name) => /\.(js|d\.ts)$/.test(name)).sort());
 export const PACKAGE_FILES = Object.freeze([...WRAPPER_FILES, ...BUILD_FILES]);
 
 export function missingBuildFiles() {

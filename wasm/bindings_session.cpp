@@ -1,5 +1,5 @@
 // The Embind bindings of a session (core/run/session.hpp): one Handle class per Session, which JS must
-// delete() (wasm/tinyformer.js wraps each in a Model or Run that does), and the functions that make one
+// delete() (wasm/model.js and run.js wrap each in a Model or Run that does), and the functions that make one
 // from a config or checkpoint bytes. Marshalling only; structured results cross as JSON text.
 #include <emscripten/bind.h>
 
@@ -202,7 +202,7 @@ std::unique_ptr<Handle> create_run(const std::string& config_json, const val& te
                                                     corpus ? &*corpus : nullptr, parse_device(device)));
   });
 }
-// Checkpoint bytes come as (pointer, size) in wasm memory that the wrapper owns (tinyformer.js withBytes).
+// Checkpoint bytes come as (pointer, size) in wasm memory that the wrapper owns (calls.js withBytes).
 std::unique_ptr<Handle> load_run(double pointer, double size, const val& text, const std::string& device) {
   return guarded([&] {
     std::optional<CorpusText> corpus = corpus_of(text);

@@ -1,5 +1,5 @@
 // Types of the Tinyformer WebAssembly module as the page, its worker and the Node tests see it: the
-// hand-written wrapper wasm/tinyformer.js (copied to web/wasm/ by scripts/build-wasm.sh) over the Embind
+// hand-written wrapper wasm/tinyformer.js and its modules (copied to web/wasm/ when npm packs) over the Embind
 // bindings. Everything returned is plain JS data copied out of wasm memory (fresh Float32Arrays, never
 // views that go stale when memory grows); the only objects that hold wasm memory are Model and Run, which
 // must be released with delete(). C++ errors arrive as TinyformerError carrying the C++ message; the

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { parseArgs, startServer } from '../../scripts/serve.mjs';
+import { WRAPPER_FILES } from '../../scripts/wasm-files.mjs';
 
 const SERVE = fileURLToPath(new URL('../../scripts/serve.mjs', import.meta.url));
 
@@ -61,18 +62,21 @@ test('vendor files come from node_modules, modules as JavaScript', () => withSer
   assert.match((await get(port, '/page/main.js')).headers['content-type'], /text\/javascript/);
 }));
 
-test('the page\'s wasm/tinyformer.js is the one wrapper in wasm/, even beside a stale copy in web/wasm/', async () => {
-  const source = readFileSync(new URL('../../wasm/tinyformer.js', import.meta.url), 'utf8');
+test('the page\'s wasm/ modules are the one wrapper in wasm/, even beside a stale copy in web/wasm/', async () => {
+  const modules = WRAPPER_FILES.filter((name) => name.endsWith('.js'));
+  assert.ok(modules.includes('tinyformer.js') && modules.includes('model.js'), modules.join(', '));
   const stale = new URL('../../web/wasm/tinyformer.js', import.meta.url);
   const hadCopy = existsSync(stale);
   mkdirSync(new URL('.', stale), { recursive: true });
   if (!hadCopy) writeFileSync(stale, '// an old copy\n');
   try {
     await withServer({}, async (port) => {
-      const r = await get(port, '/wasm/tinyformer.js');
-      assert.equal(r.status, 200);
-      assert.match(r.headers['content-type'], /text\/javascript/);
-      assert.equal(r.body, source);
+      for (const name of modules) {
+        const r = await get(port, `/wasm/${name}`);
+        assert.equal(r.status, 200, name);
+        assert.match(r.headers['content-type'], /text\/javascript/);
+        assert.equal(r.body, readFileSync(new URL(`../../wasm/${name}`, import.meta.url), 'utf8'));
+      }
     });
   } finally {
     if (!hadCopy) rmSync(stale);
