@@ -1,9 +1,9 @@
 // Live views: while a model trains, the views that look inside it refresh by themselves every few
 // seconds (the learner picks the cadence, or off; kept in the URL as ?live=). The worker answers a refresh
 // between two training chunks, so its time there is time not spent training. It reports how long it has
-// spent on requests other than training; the next round waits the cadence and, when needed, longer, so
-// that since the run started those requests never took more than SHARE of the time: a big model is
-// watched less often instead of trained more slowly. Each view registers what to redraw.
+// spent on requests other than training and on the timeline's snapshots; the next round waits the cadence
+// and, when needed, longer, so that since the run started those never took more than SHARE of the time: a
+// big model is watched less often instead of trained more slowly. Each view registers what to redraw.
 import { readSetting, writeSetting } from './url-state.js';
 import { field } from '../widgets/ui.js';
 

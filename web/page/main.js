@@ -23,7 +23,7 @@ const client = new LabClient();
 const models = new Models();
 const storage = new StorageStatus();
 const ctx = { client, models, live: new LiveViews(models), storage, corpus: new Corpus(client, storage), module: null,
-  timeline: new Timeline() };
+  timeline: new Timeline(models) };
 const banner = document.getElementById('module-status');
 banner.after(storage.node);
 storage.start();

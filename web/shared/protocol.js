@@ -25,7 +25,8 @@ export const Msg = Object.freeze({
   DROP: 'drop',                 // {slot} -> {dropped}; deletes the slot's Model/Run
   TRAIN: 'train',               // {slot, until} -> {state: finished|paused|stopped, step}; PROGRESS per chunk
                                 //   (StepResult of the chunk + threads, memoryBytes, otherSeconds: the
-                                //   worker's total time so far answering requests other than TRAIN)
+                                //   worker's total time so far answering requests other than TRAIN and
+                                //   keeping snapshots, snapshotSeconds: of it the snapshots', timeline)
   PAUSE: 'pause',               // {slot} -> {paused}; the TRAIN request then answers {state: 'paused'}
   STOP: 'stop',                 // {slot} -> {stopped}; the TRAIN request then answers {state: 'stopped'}
   CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}

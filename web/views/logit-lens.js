@@ -2,12 +2,13 @@
 // would predict if it went straight to the final LayerNorm and the output layer: the likeliest word per
 // position and block, coloured by its probability, and beside it the probability and rank of the word to
 // predict there (the next word for a left-to-right model, the masked word for a diffusion model). Story
-// models and the toy; redrawn by itself while the model trains (live views); inputs kept in the URL.
+// models and the toy; redrawn by itself while the model trains (live views), at the step its timeline picks
+// (beside the model now, or alone); inputs kept in the URL.
 import { heatmap } from '../widgets/heatmap.js';
 import { readSetting, urlField, writeSetting } from '../page/url-state.js';
 import { el, button, field, grid } from '../widgets/ui.js';
-import { LOOKABLE_MODELS, lookableModel, showsModel } from '../page/model-slots.js';
-import { callShown } from '../widgets/timeline.js';
+import { LOOKABLE_MODELS, lookableModel } from '../page/model-slots.js';
+import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const DEFAULTS = {
   story: { sentence: 'lily went to the park to play with her ball .', mask: '4' },
@@ -58,20 +59,18 @@ export default {
       if (mask.input.value === other.mask) mask.input.value = DEFAULTS[family()].mask;
     });
     const render = async () => {
-      const { slot, name, info } = lookableModel(ctx, model.input.value);
-      const { result: lens, at } = await callShown(ctx, slot, 'logitLens', sentence.input.value, { masked: positions(mask.input.value), top: 3 });
-      const step = at ?? info.stepsDone;
-      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${name} at step ${step ?? '?'}${at === null ? '' : ' (timeline)'}`),
-        lensFigures(lens, name));
-      showsModel(card, slot, step);
+      const { slot, name } = lookableModel(ctx, model.input.value);
+      const [text, masked] = [sentence.input.value, positions(mask.input.value)];
+      const sides = await readSides(ctx, slot, ['E2', text, masked], (call) => call('logitLens', text, { masked, top: 3 }));
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step: sides[0].step } }, `${name} at ${sidesText(sides)}`),
+        sidesFigure(sides, (lens, { at, step }) => lensFigures(lens, at === null ? name : `${name}, step ${step}`)));
+      showsSides(card, slot, sides);
     };
     const draw = () => card.busy(render, 'Reading the lens…');
     for (const input of [model.input, sentence.input, mask.input]) input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, mask.wrap, button('Show', draw));
-    for (const m of LOOKABLE_MODELS) {
-      ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
-      ctx.timeline.onPick(m.slot, () => model.input.value === m.slot && draw());
-    }
+    for (const m of LOOKABLE_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    followTimeline(ctx, LOOKABLE_MODELS.map((m) => m.slot), (slot) => model.input.value === slot && draw());
     ctx.live.watch(LOOKABLE_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

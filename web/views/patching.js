@@ -2,11 +2,13 @@
 // with one head's output (at every position), or one block's input at one position, copied from the clean
 // run, and the heatmaps show how much of the clean answer's probability comes back (1: all of it, 0: none,
 // grey: the two sentences give the answer nearly the same probability). For the sorter: every
-// cross-attention head, per output digit. Redrawn by itself while the model trains; inputs in the URL.
+// cross-attention head, per output digit. Redrawn by itself while the model trains, at the step its timeline
+// picks (beside the model now, or alone); inputs in the URL.
 import { heatmap } from '../widgets/heatmap.js';
 import { readSetting, urlField, writeSetting } from '../page/url-state.js';
 import { el, button, field, fmt, grid } from '../widgets/ui.js';
-import { LOOKABLE_MODELS, SORTER, lookableModel, showsModel } from '../page/model-slots.js';
+import { LOOKABLE_MODELS, SORTER, lookableModel } from '../page/model-slots.js';
+import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const MODELS = [...LOOKABLE_MODELS, { slot: SORTER, name: 'the sorter' }];
 const DEFAULTS = {
@@ -66,25 +68,26 @@ export default {
     const render = async () => {
       retarget();
       const slot = model.input.value;
+      const pair = [clean.input.value, corrupted.input.value];
+      let name = 'the sorter', read, figures;
       if (slot === SORTER) {
         const info = ctx.models.get(SORTER);
         if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
-        const p = await ctx.client.call(SORTER, 'sorterPatching', clean.input.value, corrupted.input.value);
-        card.output.replaceChildren(el('p', { class: 'story-meta' }, `the sorter at step ${info.stepsDone ?? '?'}`), ...sorterFigures(p));
-        showsModel(card, slot, info.stepsDone);
-        return;
+        [read, figures] = [(call) => call('sorterPatching', ...pair), (p) => el('div', {}, ...sorterFigures(p))];
+      } else {
+        ({ name } = lookableModel(ctx, slot));
+        const asked = { clean: pair[0], corrupted: pair[1], position: Number(position.input.value), target: target.input.value.trim() || -1 };
+        [read, figures] = [(call) => call('patching', asked), (p, { at, step }) => el('div', {}, ...tokenFigures(p, at === null ? name : `${name}, step ${step}`))];
       }
-      const { name, info } = lookableModel(ctx, slot);
-      const p = await ctx.client.call(slot, 'patching', {
-        clean: clean.input.value, corrupted: corrupted.input.value, position: Number(position.input.value), target: target.input.value.trim() || -1,
-      });
-      card.output.replaceChildren(el('p', { class: 'story-meta' }, `${name} at step ${info.stepsDone ?? '?'}`), ...tokenFigures(p, name));
-      showsModel(card, slot, info.stepsDone);
+      const sides = await readSides(ctx, slot, ['E3', pair, position.input.value, target.input.value], read);
+      card.output.replaceChildren(el('p', { class: 'story-meta' }, `${name} at ${sidesText(sides)}`), sidesFigure(sides, figures));
+      showsSides(card, slot, sides);
     };
     const draw = () => card.busy(render, 'Patching…');
     for (const f of [model, clean, corrupted, position, target]) f.input.addEventListener('change', draw);
     card.controls.append(model.wrap, clean.wrap, corrupted.wrap, position.wrap, target.wrap, button('Show', draw));
     for (const m of MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
+    followTimeline(ctx, MODELS.map((m) => m.slot), (slot) => model.input.value === slot && draw());
     ctx.live.watch(MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

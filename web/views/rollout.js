@@ -1,9 +1,18 @@
 // D5: attention rollout. Average the heads, add the residual path (0.5·A + 0.5·I, rows renormalised) and
-// multiply through the encoder layers: how much each input position ends up feeding each position.
+// multiply through the encoder layers: how much each input position ends up feeding each position. It
+// follows the sorter's timeline (the picked step beside now, or alone) and redraws while the sorter trains.
 import { heatmap, meanOver } from '../widgets/heatmap.js';
-import { button, grid } from '../widgets/ui.js';
-import { SORTER, requireSorter, showsModel } from '../page/model-slots.js';
+import { button, el, grid } from '../widgets/ui.js';
+import { SORTER, requireSorter } from '../page/model-slots.js';
 import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
+import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
+
+function rollout(r) {
+  const { src } = digitLabels(r);
+  const opts = { cmap: 'purples', vmin: 0, xLabels: src, yLabels: src, maxCell: 30 };
+  return grid(...r.encoder.map((layer, l) => heatmap(meanOver(layer), `layer ${l} (mean over heads)`, opts)),
+    heatmap(r.rollout, `rollout through ${r.encoder.length === 2 ? 'both layers' : 'the layers'}`, opts));
+}
 
 export default {
   id: 'D5',
@@ -12,16 +21,17 @@ export default {
     'residual path counted) it says where the information came from.',
   mount(card, ctx) {
     const digits = sorterInputField();
-    const draw = () => card.busy(async () => {
-      showsModel(card, SORTER, requireSorter(ctx).stepsDone);
-      const r = await ctx.client.call(SORTER, 'sorterAttention', digits.input.value);
-      const { src } = digitLabels(r);
-      const opts = { cmap: 'purples', vmin: 0, xLabels: src, yLabels: src, maxCell: 30 };
-      card.output.replaceChildren(grid(
-        ...r.encoder.map((layer, l) => heatmap(meanOver(layer), `layer ${l} (mean over heads)`, opts)),
-        heatmap(r.rollout, `rollout through ${r.encoder.length === 2 ? 'both layers' : 'the layers'}`, opts)));
-    }, 'Rolling out…');
+    const render = async () => {
+      requireSorter(ctx);
+      const input = digits.input.value;
+      const sides = await readSides(ctx, SORTER, ['D5', input], (call) => call('sorterAttention', input));
+      card.output.replaceChildren(el('p', { class: 'story-meta' }, `sorter at ${sidesText(sides)}`), sidesFigure(sides, rollout));
+      showsSides(card, SORTER, sides);
+    };
+    const draw = () => card.busy(render, 'Rolling out…');
     card.controls.append(digits.wrap, button('Show', draw));
     ctx.models.onReady(SORTER, draw);
+    followTimeline(ctx, [SORTER], draw);
+    ctx.live.watch([SORTER], render);
   },
 };

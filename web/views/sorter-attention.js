@@ -1,14 +1,23 @@
 // D3, D4: for one input, the encoder self-attention (2 layers x 4 heads, digit against digit) and the
-// decoder cross-attention (rows = output step, columns = input position); redrawn by itself while the
-// sorter trains (live views).
+// decoder cross-attention (rows = output step, columns = input position); it follows the sorter's timeline
+// (the picked step beside now, or alone) and redraws by itself while the sorter trains (live views).
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { el, button } from '../widgets/ui.js';
-import { SORTER, requireSorter, showsModel } from '../page/model-slots.js';
+import { SORTER, requireSorter } from '../page/model-slots.js';
 import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
+import { followTimeline, readSides, showsSides, sidesFigure } from '../widgets/timeline-sides.js';
 
 function maps(layers, prefix, x, y, cmap) {
   return layers.flatMap((layer, l) => Array.from({ length: layer.shape[0] }, (_, h) =>
     heatmap(slice(layer, h), `${prefix} L${l} head ${h}`, { vmin: 0, vmax: 1, xLabels: x, yLabels: y, cmap, maxCell: 26 })));
+}
+
+function attention(r, { at, step }) {
+  const { src, out } = digitLabels(r);
+  return el('div', {},
+    el('p', { class: 'mono' }, `input [${r.input.join(' ')}] → output [${r.output.join(' ')}] ${r.correct ? '✓' : '✗'} (step ${step ?? '?'}${at === null ? '' : ', timeline'})`),
+    el('h4', {}, 'Encoder self-attention'), el('div', { class: 'grid narrow' }, ...maps(r.encoder, 'encoder', src, src, 'blues')),
+    el('h4', {}, 'Decoder cross-attention'), el('div', { class: 'grid narrow' }, ...maps(r.cross, 'cross-attn', src, out, 'greens')));
 }
 
 export default {
@@ -18,18 +27,16 @@ export default {
   mount(card, ctx) {
     const digits = sorterInputField();
     const render = async () => {
-      const info = requireSorter(ctx);
-      const r = await ctx.client.call(SORTER, 'sorterAttention', digits.input.value);
-      const { src, out } = digitLabels(r);
-      card.output.replaceChildren(
-        el('p', { class: 'mono' }, `input [${r.input.join(' ')}] → output [${r.output.join(' ')}] ${r.correct ? '✓' : '✗'} (step ${info.stepsDone ?? '?'})`),
-        el('h4', {}, 'Encoder self-attention'), el('div', { class: 'grid narrow' }, ...maps(r.encoder, 'encoder', src, src, 'blues')),
-        el('h4', {}, 'Decoder cross-attention'), el('div', { class: 'grid narrow' }, ...maps(r.cross, 'cross-attn', src, out, 'greens')));
-      showsModel(card, SORTER, info.stepsDone);
+      requireSorter(ctx);
+      const input = digits.input.value;
+      const sides = await readSides(ctx, SORTER, ['D3', input], (call) => call('sorterAttention', input));
+      card.output.replaceChildren(sidesFigure(sides, attention));
+      showsSides(card, SORTER, sides);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     card.controls.append(digits.wrap, button('Show', draw));
     ctx.models.onReady(SORTER, draw);
+    followTimeline(ctx, [SORTER], draw);
     ctx.live.watch([SORTER], render);
   },
 };

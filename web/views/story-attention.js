@@ -1,13 +1,14 @@
 // C4: a story sentence with one word masked, and the attention of the heads of a trained story model:
 // the first and the last block by default, or any one block and head. One colour scale can be shared by
 // every map shown (otherwise each map spans its own range, so a near-uniform head looks solid dark). The
-// maps refresh by themselves while the model trains (live views).
+// maps refresh by themselves while the model trains (live views) and show the step its timeline picks,
+// beside the model now or alone.
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { readSetting, writeSetting } from '../page/url-state.js';
 import { el, button, field } from '../widgets/ui.js';
-import { STORY_MODELS, storyModelInfo, showsModel } from '../page/model-slots.js';
+import { STORY_MODELS, storyModelInfo } from '../page/model-slots.js';
 import { storyInputs, storyModelName, drawWhenReady } from '../widgets/story-inputs.js';
-import { callShown } from '../widgets/timeline.js';
+import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 // Which blocks to show: 'ends' (first and last), 'all', or one index.
 function blocksOf(choice, count) {
@@ -44,23 +45,25 @@ export default {
       const slot = model.input.value;
       const info = storyModelInfo(ctx, slot);
       pickers(info.config);
-      const { result: a, at } = await callShown(ctx, slot, 'attention', sentence.input.value);
-      const step = at ?? ctx.models.get(slot).stepsDone;
-      const blocks = blocksOf(block.input.value, a.layers.length);
+      const text = sentence.input.value;
+      const sides = await readSides(ctx, slot, ['C4', text], (call) => call('attention', text));
       const heads = head.input.value === 'all' ? null : [Number(head.input.value)];
-      const shown = blocks.map((b) => ({ b, maps: (heads || Array.from({ length: a.layers[b].shape[0] }, (_, h) => h)).map((h) => [h, slice(a.layers[b], h)]) }));
-      let vmax;
-      if (shared.input.checked) vmax = Math.max(...shown.flatMap((s) => s.maps.map(([, m]) => m.data.reduce((x, y) => Math.max(x, y), 0))));
-      const sections = shown.map(({ b, maps }) => el('div', {}, el('h4', {}, b === 0 && blocks.length > 1 ? 'First block' : b === a.layers.length - 1 && blocks.length > 1 ? `Last block (${b})` : `Block ${b}`),
-        el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 })))));
-      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step } }, `${storyModelName(slot)} model at step ${step ?? '?'}${at === null ? '' : ' (timeline)'}`), ...sections);
-      showsModel(card, slot, step);
+      const shownOf = (a) => blocksOf(block.input.value, a.layers.length).map((b) => ({ b, last: a.layers.length - 1,
+        maps: (heads || Array.from({ length: a.layers[b].shape[0] }, (_, h) => h)).map((h) => [h, slice(a.layers[b], h)]) }));
+      // One scale for every map shown, of both steps when two are.
+      const vmax = shared.input.checked ? Math.max(...sides.flatMap((s) => shownOf(s.result)).flatMap((s) => s.maps.map(([, m]) => m.data.reduce((x, y) => Math.max(x, y), 0)))) : undefined;
+      const figure = (a) => el('div', {}, ...shownOf(a).map(({ b, last, maps }, _, all) => el('div', {},
+        el('h4', {}, b === 0 && all.length > 1 ? 'First block' : b === last && all.length > 1 ? `Last block (${b})` : `Block ${b}`),
+        el('div', { class: 'grid wide' }, ...maps.map(([h, m]) => heatmap(m, `block ${b} head ${h}`, { vmin: 0, vmax, xLabels: a.tokens, yLabels: a.tokens, maxCell: 24 }))))));
+      card.output.replaceChildren(el('p', { class: 'story-meta', dataset: { step: sides[0].step } }, `${storyModelName(slot)} model at ${sidesText(sides)}`),
+        sidesFigure(sides, figure));
+      showsSides(card, slot, sides);
     };
     const draw = () => card.busy(render, 'Reading the attention…');
     for (const input of [block.input, head.input, shared.input]) input.addEventListener('change', draw);
     card.controls.append(model.wrap, sentence.wrap, block.wrap, head.wrap, shared.wrap, button('Show', draw));
     drawWhenReady(ctx, model, draw);
-    for (const m of STORY_MODELS) ctx.timeline.onPick(m.slot, () => m.slot === model.input.value && draw());
+    followTimeline(ctx, STORY_MODELS.map((m) => m.slot), (slot) => slot === model.input.value && draw());
     ctx.live.watch(STORY_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
   },
 };

@@ -2,10 +2,12 @@
 // order (which position was filled at which step); infilling keeps a prefix and a suffix fixed; the causal
 // model writes left to right with a temperature. Each story says how many network calls it took; top-k
 // shows only where the sampler uses it (left to right); the inputs live in the URL; while the chosen model
-// trains, a one-story sample refreshes by itself with the step it came from (live views).
+// trains, a one-story sample refreshes by itself with the step it came from (live views), beside (or
+// instead of) one written by the model at the step its timeline picks.
 import { urlField } from '../page/url-state.js';
 import { el, button, intOf } from '../widgets/ui.js';
 import { STORY_MODELS } from '../page/model-slots.js';
+import { followTimeline, readSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const PRESETS = [
   ['C2: five stories', { prompt: '', suffix: '', count: 5 }],
@@ -132,16 +134,17 @@ export default {
         throw error;
       }
     }, 'Writing…');
+    // One story (the seed field's, so the steps compare) from the model now and, beside it or alone, from
+    // the step its timeline picks: by itself while the model trains and whenever the pick changes.
     const liveSample = async (slot) => {
       if (slot !== model.input.value) return;
       const o = { ...options(), count: 1 };
       if (!o.steps) o.steps = Math.min(LIVE_STEPS, o.length);
-      const written = await ctx.client.call(slot, 'write', o);
-      const step = ctx.models.get(slot).stepsDone;
-      const story = written.stories[0];
-      sample.dataset.step = String(step);
-      sample.replaceChildren(el('p', { class: 'story-meta' }, `Live sample at step ${step} (${written.sampler}, ${story.networkCalls} network calls):`),
-        el('p', { class: 'sample-story', dataset: { text: story.text } }, story.text));
+      const sides = await readSides(ctx, slot, ['C-sample', o], (call) => call('write', o));
+      const { sampler, stories: [story] } = sides[0].result;
+      sample.dataset.step = String(sides[0].step);
+      sample.replaceChildren(el('p', { class: 'story-meta' }, `Live sample at ${sidesText(sides)} (${sampler}, ${story.networkCalls} network calls):`),
+        sidesFigure(sides, (w) => el('p', { class: 'sample-story', dataset: { text: w.stories[0].text } }, w.stories[0].text)));
     };
     const presetNote = el('p', { class: 'notice preset-note' }, FIXED_END);
     const presets = PRESETS.map(([label, p]) => button(label, () => {
@@ -158,5 +161,6 @@ export default {
     card.controls.append(model.wrap, sampler.wrap, prompt.wrap, suffix.wrap, ...Object.values(nums).map((f) => f.wrap));
     card.output.append(el('div', { class: 'buttons' }, button('Write', write, { class: 'primary' }), ...presets), presetNote, sample, result);
     ctx.live.watch(STORY_MODELS.map((m) => m.slot), liveSample);
+    followTimeline(ctx, STORY_MODELS.map((m) => m.slot), (slot) => card.busy(() => liveSample(slot), 'Writing…'));
   },
 };

@@ -1,10 +1,17 @@
 // B4: who listens to whom. The trained transformer's attention weights for "the _ is alive",
-// "the _ is empty" and "_ _ _ _", one matrix per head with the words as tick labels.
+// "the _ is empty" and "_ _ _ _", one matrix per head with the words as tick labels; the model at the step
+// its timeline picks, beside the model now or alone.
 import { heatmap, slice } from '../widgets/heatmap.js';
 import { el, button, field, grid } from '../widgets/ui.js';
-import { showsModel } from '../page/model-slots.js';
+import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const SLOT = 'toy-transformer';
+
+// One map per sentence, block and head.
+const figures = (maps) => grid(...maps.flatMap(({ s, a }) => a.layers.flatMap((layer, l) => Array.from({ length: layer.shape[0] }, (_, h) => {
+  const where = a.layers.length > 1 || layer.shape[0] > 1 ? ` (block ${l}, head ${h})` : '';
+  return heatmap(slice(layer, h), `"${s}"${where}`, { vmin: 0, vmax: 1, xLabels: a.tokens, yLabels: a.tokens, maxCell: 56 });
+}))));
 
 export default {
   id: 'B4',
@@ -19,21 +26,14 @@ export default {
         card.output.replaceChildren(el('p', {}, 'Train MyTransformer in B1–B3 first.'));
         return;
       }
-      const figures = [];
-      for (const s of sentences.input.value.split(',').map((x) => x.trim()).filter(Boolean)) {
-        const a = await ctx.client.call(SLOT, 'attention', s);
-        a.layers.forEach((layer, l) => {
-          for (let h = 0; h < layer.shape[0]; h++) {
-            const where = a.layers.length > 1 || layer.shape[0] > 1 ? ` (block ${l}, head ${h})` : '';
-            figures.push(heatmap(slice(layer, h), `"${s}"${where}`, { vmin: 0, vmax: 1, xLabels: a.tokens, yLabels: a.tokens, maxCell: 56 }));
-          }
-        });
-      }
-      card.output.replaceChildren(el('p', { class: 'story-meta' }, `MyTransformer at step ${info.stepsDone}`), grid(...figures));
-      showsModel(card, SLOT, info.stepsDone);
+      const list = sentences.input.value.split(',').map((x) => x.trim()).filter(Boolean);
+      const sides = await readSides(ctx, SLOT, ['B4', list], (call) => Promise.all(list.map(async (s) => ({ s, a: await call('attention', s) }))));
+      card.output.replaceChildren(el('p', { class: 'story-meta' }, `MyTransformer at ${sidesText(sides)}`), sidesFigure(sides, figures));
+      showsSides(card, SLOT, sides);
     }, 'Reading the attention…');
     card.controls.append(sentences.wrap, button('Show', draw));
     ctx.models.onReady(SLOT, draw);
+    followTimeline(ctx, [SLOT], draw);
     draw();
   },
 };

@@ -180,7 +180,7 @@ export class TrainingPanel {
     this.stepsDone = p.step;
     this.lastProgress = p;
     // Live views show the step they drew and keep their share of the worker's time in bounds.
-    this.ctx.models.set(this.o.slot, { stepsDone: p.step, workerOtherSeconds: p.otherSeconds, timeline: p.timeline });
+    this.ctx.models.set(this.o.slot, { stepsDone: p.step, workerOtherSeconds: p.otherSeconds, workerSnapshotSeconds: p.snapshotSeconds, timeline: p.timeline });
     this.showStats(p);
     this.buttons.lossLog.disabled = false;
     if (performance.now() - this.saves.lastSave > Math.max(AUTOSAVE_MS, AUTOSAVE_SHARE * this.saves.saveMs)) this.saves.store();

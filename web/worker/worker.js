@@ -21,14 +21,10 @@ const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in thi
 
 let corpus = null;             // {text, source}: what stories train on
 let otherSeconds = 0;          // time spent answering requests other than TRAIN (they delay a training run)
+let snapshotSeconds = 0;       // of which keeping the timeline's snapshots (they delay it too)
 onTurnWait((seconds) => (otherSeconds -= seconds));  // waiting for a run's turn delays no training
 let profiledSlot = null;       // the slot whose training the profile holds
 let chunksTrained = 0;         // training chunks since profiledSlot changed (one in PROFILED_CHUNK_EVERY is profiled)
-
-
-
-
-
 
 function describe(name) {
   const { handle, isRun } = slotOf(name);
@@ -91,6 +87,16 @@ async function loadWeights({ slot, from }) {
 
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+// The run's weights join its timeline; the time counts with the requests' (otherSeconds): the live views'
+// budget (page/live.js) holds the snapshots too.
+async function snapshot(s) {
+  const start = performance.now();
+  await keepSnapshot(s);
+  const seconds = (performance.now() - start) / 1000;
+  otherSeconds += seconds;
+  snapshotSeconds += seconds;
+}
+
 // Trains the slot's run until `until` steps are done (or it is paused or stopped), posting progress.
 async function train({ slot, until }, id) {
   const s = slotOf(slot);
@@ -106,14 +112,14 @@ async function train({ slot, until }, id) {
   }
   let chunk = 1;
   try {
-    if (s.timeline.length === 0) await keepSnapshot(s);
+    if (s.timeline.length === 0) await snapshot(s);
     while (s.control === 'run' && s.handle.stepsDone < until) {
       if (device.lost) throw new Error(device.lost);
       const mark = nextMark(s.handle.stepsDone);  // a chunk ends at the timeline's next step
       const n = Math.min(chunk, until - s.handle.stepsDone, mark - s.handle.stepsDone);
       const result = await inTurn(s, () => chunkSteps(s.handle, n), { training: true });
-      if (s.handle.stepsDone === mark) await keepSnapshot(s);
-      const progress = { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds, timeline: timelineSteps(s) };
+      if (s.handle.stepsDone === mark) await snapshot(s);
+      const progress = { ...result, threads: tf.threads(), memoryBytes: tf.memoryBytes(), otherSeconds, snapshotSeconds, timeline: timelineSteps(s) };
       self.postMessage(reply(Msg.PROGRESS, id, progress), transferables(result));
       chunk = Math.max(1, Math.min(500, Math.round(CHUNK_SECONDS / Math.max(result.seconds / n, 1e-6))));
       await nextTick();

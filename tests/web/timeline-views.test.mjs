@@ -1,0 +1,102 @@
+// The views that follow a run's timeline (widgets/timeline-sides.js), in the browser: on a trained sorter, D5's
+// rollout and D6's saliency show the step picked beside the model now (each side its own, the now side as
+// before the pick), or alone; Play walks them through every step; B1–B3's toy guesses show the toy
+// transformer at a past step beside now.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { withLab, waitForModule, waitForViews, waitForPanel, panelButton } from './lab-browser.mjs';
+
+// What a card shows: the steps of its sides (data-sides) and, per side (past | now), its step and pictures.
+const shown = (page, selector) => page.evaluate(async (sel) => {
+  for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);  // heatmaps draw at their first layout
+  const node = document.querySelector(sel);
+  const side = (box) => ({ step: Number(box.dataset.step), text: [...box.children].filter((n) => !n.matches('.side-step')).map((n) => n.textContent).join(),
+    rows: box.querySelector('tbody')?.textContent, pixels: [...box.querySelectorAll('canvas')].map((c) => c.toDataURL()).join() });
+  return { sides: node.dataset.sides, ...Object.fromEntries([...node.querySelectorAll('.side')].map((box) => [box.dataset.side, side(box)])) };
+}, selector);
+
+const scrubber = (page, slot) => page.locator(`.timeline[data-slot="${slot}"]`);
+const slide = (page, slot, index) => scrubber(page, slot).locator('input[type=range]').evaluate((input, i) => {
+  input.value = String(i);
+  input.dispatchEvent(new Event('input'));
+}, index);
+const showMode = (page, slot, mode) => scrubber(page, slot).locator('select').selectOption(mode);
+const until = (page, selector, sides) => page.waitForFunction(([sel, s]) => document.querySelector(sel)?.dataset.sides === s
+  && !document.querySelector(sel).closest('.card').querySelector('.status progress'), [selector, sides], { timeout: 60_000 });
+
+test('rollout and saliency show the sorter at the step picked beside now, or alone, and Play walks the steps', () => withLab({}, async ({ page, errors, lab }) => {
+  await page.goto(`${lab.url}?d1.steps=100#D`);
+  await waitForModule(page);
+  await panelButton(page, 'sorter', 'Start').click();
+  await waitForPanel(page, 'sorter', { state: 'done', minStep: 100 });
+  assert.equal(await scrubber(page, 'sorter').getAttribute('data-steps'), '0 50 100');
+  for (const id of ['#exp-D5', '#exp-D6']) await until(page, id, '100');
+  const now = { D5: await shown(page, '#exp-D5'), D6: await shown(page, '#exp-D6') };
+
+  // Beside now (the default), two sides drawn alike: the last snapshot is the model now, step 50 is not.
+  await slide(page, 'sorter', 2);
+  const last = {};
+  for (const id of ['D5', 'D6']) {
+    await until(page, `#exp-${id}`, '100 100');
+    last[id] = await shown(page, `#exp-${id}`);
+    assert.equal(last[id].past.pixels, last[id].now.pixels, `${id}: the snapshot at step 100 is the model now`);
+  }
+  await slide(page, 'sorter', 1);
+  for (const id of ['D5', 'D6']) {
+    await until(page, `#exp-${id}`, '50 100');
+    const beside = await shown(page, `#exp-${id}`);
+    assert.deepEqual([beside.past.step, beside.now.step], [50, 100]);
+    assert.notEqual(beside.past.pixels, beside.now.pixels, `${id}: the sorter at step 50 differs from step 100`);
+    assert.equal(beside.now.pixels, last[id].now.pixels, `${id}: the now side is the model now`);
+    assert.match(await page.locator(`#exp-${id} .story-meta`).textContent(), /sorter at step 50 \(timeline\) beside now at step 100/);
+  }
+
+  // Alone: step 50 only, drawn where the model now was.
+  await showMode(page, 'sorter', 'alone');
+  for (const id of ['D5', 'D6']) {
+    await until(page, `#exp-${id}`, '50');
+    const alone = await shown(page, `#exp-${id}`);
+    assert.equal(alone.now, undefined, `${id}: the model now is not shown`);
+    assert.equal(alone.past.step, 50);
+    assert.notEqual(alone.past.pixels, now[id].now.pixels, `${id}: step 50 is drawn, not the model now`);
+  }
+  assert.match(new URL(page.url()).search, /tl\.sorter=alone/, 'the choice is kept in the URL');
+
+  // Play: every step in turn, each drawn, then now.
+  await page.evaluate(() => {
+    window.stepsSeen = { D5: [], D6: [] };
+    for (const id of ['D5', 'D6']) {
+      const card = document.querySelector(`#exp-${id}`);
+      new MutationObserver(() => window.stepsSeen[id].push([...card.querySelectorAll('.side')].map((b) => `${b.dataset.side} ${b.dataset.step}`).join()))
+        .observe(card, { attributes: true, attributeFilter: ['data-sides'] });
+    }
+  });
+  await scrubber(page, 'sorter').locator('button', { hasText: 'Play' }).click();
+  await page.waitForFunction(() => !document.querySelector('.timeline[data-slot="sorter"]').dataset.playing, null, { timeout: 60_000 });
+  const seen = await page.evaluate(() => window.stepsSeen);
+  for (const id of ['D5', 'D6']) assert.deepEqual(seen[id].filter((s, i, all) => s !== all[i - 1]), ['past 0', 'past 50', 'past 100', 'now 100'], `${id} while playing`);
+  assert.equal(await scrubber(page, 'sorter').getAttribute('data-at'), '', 'Play ends on the model now');
+  for (const id of ['D5', 'D6']) assert.equal((await shown(page, `#exp-${id}`)).now.pixels, now[id].now.pixels, `${id}: back to the model now`);
+  assert.deepEqual(errors, []);
+}));
+
+test('the toy guesses show the toy transformer at a past step beside now', () => withLab({}, async ({ page, errors, lab }) => {
+  await page.goto(`${lab.url}?b3.steps=150#B`);
+  await waitForModule(page);
+  await waitForViews(page, 'B');
+  await panelButton(page, 'toy-transformer', 'Start').click();
+  await waitForPanel(page, 'toy-transformer', { state: 'done', minStep: 150 });
+  const table = '#exp-B-guesses [data-model="toy-transformer"]';
+  await until(page, table, '150');
+  const before = await shown(page, table);
+  await slide(page, 'toy-transformer', 0);
+  await until(page, table, '0 150');
+  const beside = await shown(page, table);
+  assert.equal(beside.past.step, 0);
+  assert.match(beside.past.text, /MyTransformer at step 0 \(timeline\)/);
+  assert.match(beside.now.text, /MyTransformer at step 150 /);
+  assert.notEqual(beside.past.rows, beside.now.rows, 'the untrained guesses differ from the trained ones');
+  assert.equal(beside.now.text, before.now.text, 'the now side is the model now');
+  assert.deepEqual(errors, []);
+}));
