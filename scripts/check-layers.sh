@@ -12,8 +12,8 @@ declare -A FLOOR=(
   [profile]=3 [story_gen]=3
   [tensor]=4
   [autograd]=5
-  [ops]=6 [optim]=6 [data]=6 [io]=6 [dist]=6
-  [nn]=7
+  [ops]=6 [optim]=6 [data]=6 [io]=6
+  [nn]=7 [dist]=7
   [checkpoint]=8 [interp]=8 [sample]=8
   [train]=9
   [run]=10

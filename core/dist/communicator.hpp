@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "backend/device.hpp"
 
@@ -21,6 +22,15 @@ class Communicator {
 
   // Sums n floats in place over the ranks; every rank ends with the same numbers. `data` is `device` memory.
   virtual void sum(float* data, size_t n, Device device) = 0;
+  // The sum in two halves, for a step whose ranks each update a part: reduce_scatter leaves this rank's
+  // part (part(n)) of the sum in place (elsewhere partial sums), all_gather copies every part from the rank
+  // that owns it to the others. Each rank owns n / size() numbers, give or take one.
+  virtual void reduce_scatter(float* data, size_t n, Device device) { sum(data, n, device); }
+  virtual void all_gather(float* data, size_t n, Device device) = 0;
+  std::pair<size_t, size_t> part(size_t n, int rank) const {
+    return {n * rank / size_, n * (rank + 1) / size_};
+  }
+  std::pair<size_t, size_t> part(size_t n) const { return part(n, rank_); }
   // Whether any rank passes true (e.g. a Ctrl-C that reached one rank first: all stop after the same step).
   virtual bool any(bool mine) = 0;
   // Rank 0's bytes on every rank (a file only rank 0's machine has, the NCCL id).

@@ -1,6 +1,7 @@
 #include "dist/gradient_exchange.hpp"
 
 #include "backend/backend.hpp"
+#include "optim/clip_grad.hpp"
 
 namespace tf {
 
@@ -32,6 +33,37 @@ void GradientExchange::sum(const std::vector<Tensor>& gradients, const Tensor& l
   copy_between(parts, flat_, true);
   ranks_->sum(flat_.data(), static_cast<size_t>(n), loss.device());
   copy_between(parts, flat_, false);
+}
+
+std::vector<bool> GradientExchange::step(Optimizer& optimizer, const Tensor& loss, float report_scale,
+                                         float max_norm, float* row) {
+  if (!optimizer.can_step_part()) {
+    gather_state(optimizer);
+    sum(optimizer.gradients(), loss);
+    guard_step(optimizer.gradients(), loss, report_scale, max_norm, row);
+    return optimizer.apply_gradients(row);
+  }
+  const FlatSlab& slab = *optimizer.slab();
+  Device device = loss.device();
+  size_t n = static_cast<size_t>(slab.numel());
+  auto [begin, end] = ranks_->part(n);
+  ranks_->reduce_scatter(slab.grads().data(), n, device);
+  Tensor mine = FlatSlab::range(slab.grads(), static_cast<int64_t>(begin), static_cast<int64_t>(end));
+  guard_step({mine}, loss, report_scale, max_norm, row, [&](const Tensor& sums) {
+    ranks_->sum(sums.data(), static_cast<size_t>(sums.numel()), device);
+  });
+  std::vector<bool> stepped =
+      optimizer.apply_gradients(row, static_cast<int64_t>(begin), static_cast<int64_t>(end));
+  ranks_->all_gather(slab.params().data(), n, device);
+  state_scattered_ = true;
+  return stepped;
+}
+
+void GradientExchange::gather_state(Optimizer& optimizer) {
+  if (!state_scattered_) return;
+  for (const Tensor& s : optimizer.state_slabs())
+    ranks_->all_gather(s.data(), static_cast<size_t>(s.numel()), s.device());
+  state_scattered_ = false;
 }
 
 }  // namespace tf

@@ -1,15 +1,20 @@
-// The one exchange of a data-parallel step: every rank's gradients and loss summed in place over the ranks,
-// so each rank steps with the global batch's (the tasks normalise each slice's loss by the global batch, so
-// the slices' losses and gradients add up to the whole batch's). The optimizer's flat gradient slab is
-// summed where it lies, in one message whatever the number of parameters, and the loss in a second of one
-// number; gradients that are not in a slab travel together with the loss as one flat buffer
-// [gradient numbers + 1] (copied in and out).
+// The optimizer's half of a data-parallel step: every rank's gradients and loss summed over the ranks, so
+// each rank steps with the global batch's (the tasks normalise each slice's loss by the global batch, so the
+// slices' losses and gradients add up to the whole batch's). Where the optimizer keeps its parameters,
+// gradients and state in flat slabs, the ranks split its work as ZeRO stage 1 does (llm.c, DeepSpeed): the
+// gradient slab is reduce-scattered, each rank works out the norm of its part (one small sum gives every
+// rank the global norm and loss, so the step guard decides alike everywhere) and updates its part of the
+// parameters and optimizer state, then the parameters are all-gathered: the same bytes moved as one sum of
+// the gradients, and 1/N of the optimizer's work per rank. The state's other parts are gathered before it
+// is saved. The first step (it makes the optimizer's state) and gradients outside one slab run whole on
+// every rank after one sum of the gradients and the loss (then in one flat buffer, copied in and out).
 #pragma once
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "dist/communicator.hpp"
+#include "optim/optimizer.hpp"
 #include "tensor/tensor.hpp"
 
 namespace tf {
@@ -18,13 +23,19 @@ class GradientExchange {
  public:
   explicit GradientExchange(std::shared_ptr<Communicator> ranks) : ranks_(std::move(ranks)) {}
   Communicator& ranks() const { return *ranks_; }
-  // After this rank's backward pass: `gradients` (the optimizer's buffers: its flat gradient slab, or each
-  // defined gradient) and `loss` ([1], on their device) become the sums over the ranks.
+  // After this rank's backward pass: the step guard's row (clip_grad.hpp's guard_step, same arguments) and
+  // the optimizer's update as above. Returns Optimizer::apply_gradients' answer.
+  std::vector<bool> step(Optimizer& optimizer, const Tensor& loss, float report_scale, float max_norm,
+                         float* row);
+  // The optimizer's state whole on every rank again (before it is saved or stepped whole).
+  void gather_state(Optimizer& optimizer);
+  // `gradients` (the optimizer's buffers) and `loss` ([1], on their device) become the sums over the ranks.
   void sum(const std::vector<Tensor>& gradients, const Tensor& loss);
 
  private:
   std::shared_ptr<Communicator> ranks_;
-  Tensor flat_;  // [gradient numbers + 1] on the parameters' device, kept from step to step
+  Tensor flat_;                   // [gradient numbers + 1] on the parameters' device, kept from step to step
+  bool state_scattered_ = false;  // each rank has updated only its part of the state since it was whole
 };
 
 }  // namespace tf

@@ -1,5 +1,6 @@
-// NcclReducer (dist/nccl_reducer.hpp): one ncclAllReduce per sum on the legacy default stream, where every
-// kernel of the CUDA backend runs, so it follows the backward pass and precedes the optimizer in order.
+// NcclReducer (dist/nccl_reducer.hpp): one ncclAllReduce per sum (one ncclBroadcast per part for a gather)
+// on the legacy default stream, where every kernel of the CUDA backend runs, so it follows the backward pass
+// and precedes the optimizer in order.
 // Host calls only, so the C++ compiler builds it against the toolkit's headers.
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -45,6 +46,19 @@ void NcclReducer::sum(float* data, size_t n) {
   check(ncclAllReduce(data, data, n, ncclFloat, ncclSum, static_cast<ncclComm_t>(comm_), cudaStreamLegacy),
         "summing over the ranks");
   check(cudaStreamSynchronize(cudaStreamLegacy), "waiting for the sum");  // a rank that died shows here
+}
+
+void NcclReducer::gather(float* data, const std::vector<std::pair<size_t, size_t>>& parts) {
+  auto comm = static_cast<ncclComm_t>(comm_);
+  check(ncclGroupStart(), "gathering the ranks' parts");
+  for (size_t r = 0; r < parts.size(); ++r) {
+    float* at = data + parts[r].first;
+    check(ncclBroadcast(at, at, parts[r].second - parts[r].first, ncclFloat, static_cast<int>(r), comm,
+                        cudaStreamLegacy),
+          "gathering the ranks' parts");
+  }
+  check(ncclGroupEnd(), "gathering the ranks' parts");
+  check(cudaStreamSynchronize(cudaStreamLegacy), "waiting for the parts");
 }
 
 }  // namespace tf

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tf {
 
@@ -16,6 +18,8 @@ class NcclReducer {
   NcclReducer& operator=(const NcclReducer&) = delete;
   // Sums n floats of device memory in place, on the stream every kernel runs on; returns once it is done.
   void sum(float* data, size_t n);
+  // Copies each rank's part of `data` ([begin, end) in floats, parts[rank]) from it to every other rank.
+  void gather(float* data, const std::vector<std::pair<size_t, size_t>>& parts);
 
  private:
   void* comm_ = nullptr;  // ncclComm_t

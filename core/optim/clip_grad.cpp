@@ -29,17 +29,23 @@ std::vector<Tensor> tensors_of(const NamedTensors& params) {
 
 // Every gradient's sum of squares and then the step-log row, on `device` (where every gradient must be).
 void write_guard(const std::vector<Tensor>& grads, Device device, const Tensor& loss, float report_scale,
-                 float max_norm, float* row) {
+                 float max_norm, float* row, const SumOverRanks& sum_over_ranks = nullptr) {
   Backend& be = backend_for(device);
   int64_t n = static_cast<int64_t>(grads.size());
-  Tensor squares = Tensor::empty(Shape{std::max<int64_t>(n, 1)}, device);  // [grads]
+  Tensor squares = Tensor::empty(Shape{std::max<int64_t>(n, 1) + 1}, device);  // [grads, the loss]
   for (int64_t i = 0; i < n; ++i) {
     const Tensor& g = grads[static_cast<size_t>(i)];
     TF_CHECK(g.device() == device, "the gradient norm needs every gradient on one device; found ",
              device_name(g.device()), " and ", device_name(device));
     be.sum_squares(g.data(), static_cast<size_t>(g.numel()), squares.data() + i);
   }
-  be.step_guard(squares.data(), static_cast<size_t>(n), loss.data(), report_scale, max_norm, row);
+  const float* loss_at = loss.data();
+  if (sum_over_ranks) {
+    be.copy(squares.data() + n, loss.data(), sizeof(float));
+    sum_over_ranks(squares);
+    loss_at = squares.data() + n;
+  }
+  be.step_guard(squares.data(), static_cast<size_t>(n), loss_at, report_scale, max_norm, row);
 }
 
 // The guard row of gradients with no loss (a zero one), read back to the host.
@@ -53,8 +59,8 @@ std::vector<float> read_guard(const std::vector<Tensor>& grads, float max_norm) 
 }  // namespace
 
 void guard_step(const std::vector<Tensor>& grads, const Tensor& loss, float report_scale, float max_norm,
-                float* row) {
-  write_guard(grads, loss.device(), loss, report_scale, max_norm, row);
+                float* row, const SumOverRanks& sum_over_ranks) {
+  write_guard(grads, loss.device(), loss, report_scale, max_norm, row, sum_over_ranks);
 }
 
 float clip_grad_norm(const std::vector<Tensor>& params, float max_norm) {

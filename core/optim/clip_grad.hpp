@@ -4,6 +4,7 @@
 // returned; the trainer then skips the step). All of it is worked out on the gradients' device by the
 // step_guard kernel; guard_step stops there (nothing read back), the others read the answer.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "optim/optimizer.hpp"
@@ -14,8 +15,11 @@ namespace tf {
 // loss is `loss` ([1], on the gradients' device): norm, keep flag and clip factor (max_norm = infinity: no
 // clipping). `grads` are the gradient buffers (Optimizer::gradients: the flat slab, one sum of squares).
 // The gradients are not scaled: the optimizer kernels apply the factor when they read the row.
+// sum_over_ranks (a data-parallel step whose ranks each hold a part of the summed gradients) sums a buffer
+// of [the buffers' sums of squares, the loss] over the ranks in place before the row is made of it.
+using SumOverRanks = std::function<void(const Tensor& sums)>;
 void guard_step(const std::vector<Tensor>& grads, const Tensor& loss, float report_scale, float max_norm,
-                float* row);
+                float* row, const SumOverRanks& sum_over_ranks = nullptr);
 
 // Returns the total norm before clipping (0 when no parameter has a gradient).
 float clip_grad_norm(const std::vector<Tensor>& params, float max_norm);

@@ -54,6 +54,14 @@ Tensor FlatSlab::view(const Tensor& slab, size_t i) const {
   return Tensor(impl);
 }
 
+Tensor FlatSlab::range(const Tensor& slab, int64_t begin, int64_t end) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = slab.impl()->storage;
+  impl->offset = slab.impl()->offset + begin;
+  impl->shape = Shape{end - begin};
+  return Tensor(impl);
+}
+
 bool FlatSlab::is_view(const Tensor& t, const Tensor& slab, size_t i) const {
   return t.defined() && t.impl()->storage == slab.impl()->storage &&
          t.impl()->offset == slab.impl()->offset + offsets_[i] && t.shape() == tensors_[i].shape();

@@ -34,6 +34,8 @@ class FlatSlab {
   // A zero-filled slab of the same layout, and parameter i's view of such a slab.
   Tensor new_slab() const;
   Tensor view(const Tensor& slab, size_t i) const;
+  // The numbers [begin, end) of a slab, as a view (a data-parallel rank's part).
+  static Tensor range(const Tensor& slab, int64_t begin, int64_t end);
   bool is_view(const Tensor& t, const Tensor& slab, size_t i) const;
 
  private:

@@ -109,7 +109,7 @@ void Optimizer::set_lr(float lr) {
 }
 
 std::vector<bool> Optimizer::apply_gradients(const float* guard) {
-  if (flat_step_possible()) return flat_step(guard);
+  if (flat_step_possible()) return flat_step(guard, 0, slab_->numel());
   std::vector<bool> stepped(params_.size(), false);
   for (size_t i = 0; i < params_.size(); ++i) {
     const auto& [name, p] = params_[i];
@@ -174,11 +174,39 @@ void Optimizer::gather_slot(size_t j) {
   }
 }
 
-// One update over the slabs: the same numbers as one per parameter (the kernels work element by element).
-std::vector<bool> Optimizer::flat_step(const float* guard) {
+bool Optimizer::can_step_part() const {
+  if (!flat_step_possible()) return false;
+  for (size_t j = 0; j < slot_names_.size(); ++j)
+    if (!slots_[0][j].defined()) return false;
+  return true;
+}
+
+std::vector<bool> Optimizer::apply_gradients(const float* guard, int64_t begin, int64_t end) {
+  TF_CHECK(can_step_part() && 0 <= begin && begin <= end && end <= slab_->numel(),
+           "this optimizer cannot step the part [", begin, ", ", end, ") of its slabs alone");
+  return flat_step(guard, begin, end);
+}
+
+std::vector<Tensor> Optimizer::state_slabs() const {
+  std::vector<Tensor> slabs;
+  for (const Tensor& s : flat_slots_)
+    if (s.defined()) slabs.push_back(s);
+  return slabs;
+}
+
+// One update over the slabs (or their numbers [begin, end)): the same numbers as one per parameter (the
+// kernels work element by element).
+std::vector<bool> Optimizer::flat_step(const float* guard, int64_t begin, int64_t end) {
   for (size_t j = 0; j < slot_names_.size(); ++j) gather_slot(j);
   int64_t step = param_steps_[0] + 1;
-  update(slab_->params(), slab_->grads(), flat_slots_, step, guard);
+  if (begin == 0 && end == slab_->numel()) {
+    update(slab_->params(), slab_->grads(), flat_slots_, step, guard);  // may make the state slabs
+  } else {
+    std::vector<Tensor> slots;
+    for (const Tensor& s : flat_slots_) slots.push_back(FlatSlab::range(s, begin, end));
+    update(FlatSlab::range(slab_->params(), begin, end), FlatSlab::range(slab_->grads(), begin, end), slots,
+           step, guard);
+  }
   for (size_t j = 0; j < slot_names_.size(); ++j)
     for (size_t i = 0; flat_slots_[j].defined() && i < params_.size(); ++i)
       if (!slab_->is_view(slots_[i][j], flat_slots_[j], i)) slots_[i][j] = slab_->view(flat_slots_[j], i);

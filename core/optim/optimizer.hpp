@@ -39,6 +39,13 @@ class Optimizer {
   std::vector<Tensor> gradients() const;
   // The slabs, when the parameters could share them (null otherwise).
   const FlatSlab* slab() const { return slab_.get(); }
+  // Data parallelism with the optimizer's work split over the ranks: whether this step can update the
+  // numbers [begin, end) of the slabs alone (a flat step is possible and the state exists: the step that
+  // makes it runs whole), then that update. The rest of the parameters and state stay as they were.
+  bool can_step_part() const;
+  std::vector<bool> apply_gradients(const float* guard, int64_t begin, int64_t end);
+  // The state slabs (Adam's moments, SGD's momentum) that flat steps update.
+  std::vector<Tensor> state_slabs() const;
 
   float lr() const { return lr_; }
   void set_lr(float lr);
@@ -79,7 +86,7 @@ class Optimizer {
   std::vector<Tensor> flat_slots_;  // [slot]: the state slabs (undefined until a flat step makes them)
 
   bool flat_step_possible() const;
-  std::vector<bool> flat_step(const float* guard);
+  std::vector<bool> flat_step(const float* guard, int64_t begin, int64_t end);
   void gather_slot(size_t j);  // every parameter's slot j into flat_slots_[j], as views of it
 };
 

@@ -100,10 +100,13 @@ Trainer::QueuedStep Trainer::queue_step(float* log_row) {
     }
     r.loss.backward();  // also when the loss is not finite: only the device knows, and the guard says so
     PhaseScope optimizer(Phase::Optimizer);
-    if (exchange_) exchange_->sum(optimizer_->gradients(), r.loss);
     float max_norm = config_.clip > 0 ? config_.clip : std::numeric_limits<float>::infinity();
-    guard_step(optimizer_->gradients(), r.loss, r.report_scale, max_norm, log_row);
-    q.stepped = optimizer_->apply_gradients(log_row);
+    if (exchange_) {
+      q.stepped = exchange_->step(*optimizer_, r.loss, r.report_scale, max_norm, log_row);
+    } else {
+      guard_step(optimizer_->gradients(), r.loss, r.report_scale, max_norm, log_row);
+      q.stepped = optimizer_->apply_gradients(log_row);
+    }
     q.tokens = r.tokens;
   }  // the step's graph is freed here, inside the time it reports (the profiler's step time counts it too)
   ++step_;
@@ -207,6 +210,7 @@ Checkpoint Trainer::checkpoint() const {
   ck.train_config_json = c.to_json();
   ck.task = task_->name();
   ck.params = model_->module().named_parameters();
+  if (exchange_) exchange_->gather_state(*optimizer_);  // every rank saves, so every rank gathers
   ck.optimizer_state = without_own_prefix(optimizer_->state());
   return ck;
 }

@@ -48,8 +48,9 @@ class Trainer {
                                          std::unique_ptr<Task> task, Device device = Device::CPU);
 
   // Data parallelism: this Trainer is one of the ranks. Each step it computes its shard of the batch and,
-  // after the backward pass, sums the gradients and the loss over the ranks (one exchange), so the step guard
-  // and the optimizer see the global batch's on every rank and all ranks step, or skip, alike.
+  // after the backward pass, the gradients and the loss are summed over the ranks, so the step guard and the
+  // optimizer see the global batch's on every rank and all ranks step, or skip, alike; each rank updates its
+  // part of the parameters and optimizer state (dist/gradient_exchange.hpp).
   void distribute(std::shared_ptr<Communicator> ranks);
 
   // One step, its stats read at once.

@@ -125,7 +125,7 @@ function noTemporaryFiles() {
 }
 
 describe('data-parallel training under mpirun', { skip: haveMpirun ? false : 'no mpirun (scripts/setup.sh test installs Open MPI)' }, () => {
-  test('two ranks train as one process: 20 story steps, the same losses, weights and checkpoint header', (t) => {
+  test('two (and three) ranks train as one process: 20 story steps, the same losses, weights and checkpoint header', (t) => {
     const one = join(dir, 'one'), two = join(dir, 'two');
     train(1, [...story, '--steps', '20', '--log', `${one}.jsonl`, '--save', `${one}.safetensors`]);
     const r = train(2, [...story, '--steps', '20', '--log', `${two}.jsonl`, '--save', `${two}.safetensors`]);
@@ -139,6 +139,11 @@ describe('data-parallel training under mpirun', { skip: haveMpirun ? false : 'no
     for (const c of [a, b]) delete c.header.__metadata__['tinyformer.losses'];
     assert.deepEqual(a.header, b.header, 'the same header: names, shapes, offsets, step, RNG state, settings');
     t.diagnostic(`largest weight difference: ${assertWeightsClose(a, b).toExponential(2)} of a tensor's scale`);
+    // Three ranks: the batch's rows and the gradient sum's ring go in uneven parts.
+    const three = join(dir, 'three');
+    train(3, [...story, '--steps', '20', '--log', `${three}.jsonl`, '--save', `${three}.safetensors`]);
+    assertLossesClose(losses(`${three}.jsonl`), losses(`${one}.jsonl`), 'three ranks against one');
+    assertWeightsClose(readCheckpoint(`${three}.safetensors`), b);
   });
 
   test('--resume takes a run on to another number of ranks and back', () => {
