@@ -7,9 +7,9 @@
 // snapshots gives the share it lost to them (the snapshots' part shown on its own). Every live view of a
 // story model is mounted: C4's attention, C2's sample story, E2's lens and E3's patching; the timeline
 // picks a past step beside now, so each round reads the now side (the past one is read once). Then, the
-// run paused, one round of the live refreshes is timed on the idle worker. Usage:
+// run paused, each live view's refresh is timed on the idle worker. Usage:
 // node tests/web/measure-live-views.mjs [windowSeconds=20] [pairs=4] [cadence=2] [settings=c1.dim=128...]
-import { startLab, launch, openPage, waitForModule, panelState } from './lab-browser.mjs';
+import { startLab, launch, openPage, waitForModule, panelState, shareAutogroup } from './lab-browser.mjs';
 
 const [windowSeconds = 20, pairs = 4, cadence = 2] = process.argv.slice(2, 5).map(Number);
 const settings = process.argv[5] || '';
@@ -18,6 +18,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const lab = await startLab({ isolation: true });
 const browser = await launch();
+const autogroup = shareAutogroup();  // Chromium's share of the cores: this shell's (raise it first, see the README)
 try {
   const { page } = await openPage(browser.context);
   await page.goto(`${lab.url}?corpus=http://127.0.0.1:9/none&c1.steps=1000000&live=0&${settings}#C`);
@@ -66,24 +67,32 @@ try {
   console.log(`the worker's share with live views on (every ${cadence} s): median ${(100 * median(shares)).toFixed(2)} %, ` +
     `at most ${(100 * Math.max(...shares)).toFixed(2)} % (budget: 4 %)`);
   const config = await page.evaluate(() => window.lab.models.get('stories-diffusion').config);
-  console.log(`build ${info.build}, threads ${info.module.threads}; model dim ${config.dim}, heads ${config.heads}, blocks ${config.layers}`);
+  console.log(`build ${info.build}, threads ${info.module.threads}, Chromium's autogroup: ${autogroup}; model dim ${config.dim}, heads ${config.heads}, blocks ${config.layers}`);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(`median off ${median(off).toFixed(3)} steps/s, on (every ${cadence} s) ${median(on).toFixed(3)} steps/s: slowdown ${(100 * slow).toFixed(1)} %` +
     ` (means: ${(100 * (1 - mean(on) / mean(off))).toFixed(1)} %)`);
   await page.locator('.trainer[data-slot="stories-diffusion"] button', { hasText: 'Pause' }).click();
   await page.waitForFunction(() => document.querySelector('.trainer[data-slot="stories-diffusion"]').dataset.state === 'paused');
-  const rounds = await page.evaluate(async () => {
+  // Each view's refresh timed alone (median of 10 after one to warm up), counted at the share of rounds it is
+  // redrawn in (E3: one in four).
+  const views = await page.evaluate(async () => {
     const watchers = window.lab.live.watchers.filter((w) => w.slots.has('stories-diffusion'));
-    const times = [];
-    for (let i = 0; i < 11; i++) {
-      const t = performance.now();
-      for (const w of watchers) await w.refresh('stories-diffusion');
-      times.push(performance.now() - t);
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const out = [];
+    for (const w of watchers) {
+      const times = [];
+      for (let i = 0; i < 11; i++) {
+        const t = performance.now();
+        await w.refresh('stories-diffusion');
+        times.push(performance.now() - t);
+      }
+      out.push({ ms: median(times.slice(1)), every: w.every });
     }
-    return times.slice(1);  // the first warms up
+    return out;
   });
-  const round = median(rounds);
-  console.log(`one live round (C4's maps, a sample story, E2's lens, E3's patching; now beside step 50) on the idle worker: ${round.toFixed(1)} ms (median of ${rounds.length}),` +
+  const round = views.reduce((sum, v) => sum + v.ms / v.every, 0);
+  console.log(`the live views' refreshes on the idle worker (ms, one in every n rounds): ${views.map((v) => `${v.ms.toFixed(1)}${v.every > 1 ? ` (1 in ${v.every})` : ''}`).join(', ')}`);
+  console.log(`one live round (C4's maps, a sample story, E2's lens, E3's patching, the profile; now beside step 50) on the idle worker: ${round.toFixed(1)} ms on average,` +
     ` so ${(100 * round / (cadence * 1000)).toFixed(2)} % of the training time every ${cadence} s`);
 } finally {
   await browser.close();

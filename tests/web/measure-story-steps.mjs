@@ -4,34 +4,7 @@
 // node tests/web/measure-story-steps.mjs [steps=60] (LIVE=seconds sets the live views' cadence, 0 off; the
 // page's default otherwise). Prints seconds per step, 1000 steps extrapolated, and the worker's time on
 // requests other than training (live views, saves, and the run's setup).
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { startLab, launch, openPage, waitForModule, panelState } from './lab-browser.mjs';
-
-// Linux gives every session (autogroup) an equal CPU share, and playwright starts Chromium in a session of
-// its own: its two threads then measure the machine's other sessions. Chromium gets this process's autogroup
-// nice value (raise it with `echo -15 > /proc/self/autogroup` in the measuring shell, see the README).
-// Returns what Chromium's autogroup says, or why it was left alone.
-function shareAutogroup() {
-  let nice;
-  try {
-    nice = /nice (-?\d+)/.exec(readFileSync('/proc/self/autogroup', 'utf8'))[1];
-  } catch {
-    return 'no autogroups here';
-  }
-  if (nice === '0') return 'nice 0 (not raised)';
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent !== process.pid || !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
-      writeFileSync(`/proc/${pid}/autogroup`, nice);
-      return readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
-    } catch (e) {
-      return `left alone (${e.code ?? e.message})`;
-    }
-  }
-  return 'no Chromium child found';
-}
+import { startLab, launch, openPage, waitForModule, panelState, shareAutogroup } from './lab-browser.mjs';
 
 const steps = Number(process.argv[2] || 60);
 const lab = await startLab({ isolation: true });

@@ -38,9 +38,10 @@ export class LiveViews {
     for (const [slot, info] of this.models.map) this.changed(slot, info);
   }
 
-  // refresh(slot) redraws the view from the model in `slot`; it is called only while that slot trains.
-  watch(slots, refresh) {
-    this.watchers.push({ slots: new Set(slots), refresh });
+  // refresh(slot) redraws the view from the model in `slot`; it is called only while that slot trains, in
+  // one round of `every` (a view that costs the worker several times the others' time: E3's patching).
+  watch(slots, refresh, { every = 1 } = {}) {
+    this.watchers.push({ slots: new Set(slots), refresh, every });
   }
 
   changed(slot, info) {
@@ -53,6 +54,7 @@ export class LiveViews {
     this.running.add(slot);
     const busy = () => this.models.get(slot)?.workerOtherSeconds ?? 0;
     let since = null;  // {time, busy} at the first round, when the run's progress reports have begun
+    let round = 0;
     try {
       for (;;) {
         const owed = since ? (busy() - since.busy) / SHARE - (performance.now() - since.time) / 1000 : 0;
@@ -60,8 +62,9 @@ export class LiveViews {
         if (this.seconds === 0 || this.models.get(slot)?.state !== 'training') return;
         since ??= { time: performance.now(), busy: busy() };
         for (const w of this.watchers) {
-          if (w.slots.has(slot)) await w.refresh(slot).catch(() => {});  // a failed refresh: the next round tries again
+          if (w.slots.has(slot) && round % w.every === 0) await w.refresh(slot).catch(() => {});  // a failed refresh: the next round tries again
         }
+        round += 1;
       }
     } finally {
       this.running.delete(slot);

@@ -11,6 +11,7 @@ import { LOOKABLE_MODELS, SORTER, lookableModel } from '../page/model-slots.js';
 import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const MODELS = [...LOOKABLE_MODELS, { slot: SORTER, name: 'the sorter' }];
+const LIVE_EVERY = 4;  // live rounds per redraw while training
 const DEFAULTS = {
   diffusion: ['when lily and tom went to the park , tom gave a ball to _', 'when lily and tom went to the park , lily gave a ball to _'],
   causal: ['when lily and tom went to the park , tom gave a ball to', 'when lily and tom went to the park , lily gave a ball to'],
@@ -88,6 +89,8 @@ export default {
     card.controls.append(model.wrap, clean.wrap, corrupted.wrap, position.wrap, target.wrap, button('Show', draw));
     for (const m of MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
     followTimeline(ctx, MODELS.map((m) => m.slot), (slot) => model.input.value === slot && draw());
-    ctx.live.watch(MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
+    // Patching runs the model about 80 times on a story sentence (blocks x heads, blocks x positions): 70 ms
+    // of the worker's time, more than the other live views together, so it is redrawn in one round of four.
+    ctx.live.watch(MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()), { every: LIVE_EVERY });
   },
 };
