@@ -103,14 +103,27 @@ fn exp_shifted(v: f32, lse: f32) -> f32 {
 // per column) meet in workgroup memory, and the column's first invocation adds them in block order.
 var<workgroup> block_sums: array<vec2<f32>, 256>;
 
-// The running totals of the lanes l < cw plus this round's `count` block sums v, in block order. Called in
-// uniform control flow.
-fn add_blocks_in_order(v: vec2<f32>, l: u32, cw: u32, count: u32, total: vec2<f32>) -> vec2<f32> {
+// A kernel walks the rounds as `for (var b0 = 0u; b0 < row_blocks(rows); b0 += 256u / cw)`: one round
+// unless rows > 64 * 256 / cw.
+fn row_blocks(rows: u32) -> u32 { return (rows + 63u) / 64u; }
+
+// The invocation's column: the workgroup's cw columns, then l % cw.
+fn block_column(g: Grid, cw: u32) -> u32 { return (g.wg.y * g.groups.x + g.wg.x) * cw + g.lid % cw; }
+
+// The rows [x, y) of invocation l's block in the round that starts at block b0 (empty past the last row).
+fn block_span(l: u32, cw: u32, b0: u32, rows: u32) -> vec2<u32> {
+  let first = min((b0 + l / cw) * 64u, rows);
+  return vec2<u32>(first, min(first + 64u, rows));
+}
+
+// The running totals of the lanes l < cw plus the block sums v of the round that starts at block b0, in
+// block order. Called in uniform control flow.
+fn add_blocks_in_order(v: vec2<f32>, l: u32, cw: u32, b0: u32, rows: u32, total: vec2<f32>) -> vec2<f32> {
   block_sums[l] = v;
   workgroupBarrier();
   var t = total;
   if (l < cw) {
-    for (var b = 0u; b < count; b++) {
+    for (var b = 0u; b < min(256u / cw, row_blocks(rows) - b0); b++) {
       t += block_sums[b * cw + l];
     }
   }

@@ -15,6 +15,17 @@ fn id_at(i: u32) -> u32 { return u32(bitcast<i32>(mem[p.ids + i])); }
 fn sorted_row(j: u32) -> u32 { return u32(bitcast<i32>(mem[p.by_id + j])); }
 fn sorted_id(j: u32) -> u32 { return id_at(sorted_row(j)); }
 
+// The sorted rows' chunks of 64: how many, and where chunk k ends.
+fn chunks() -> u32 { return (p.n + 63u) / 64u; }
+fn chunk_end(k: u32) -> u32 { return min(p.n, 64u * k + 64u); }
+
+// The run kernels' invocation (chunk k, column c), c fastest; k == chunks() past the last (none to do).
+struct ChunkColumn { k: u32, c: u32 };
+fn chunk_column(grid: Grid) -> ChunkColumn {
+  let e = min(grid_index(grid), chunks() * p.C);
+  return ChunkColumn(e / p.C, e % p.C);
+}
+
 @compute @workgroup_size(256)
 fn embedding_forward(grid: Grid) {
   let total = p.n * p.C;
@@ -33,15 +44,15 @@ fn embedding_scatter(grid: Grid) {
   mem[at] = mem[at] + mem[p.rows + e];
 }
 
-// Invocation (chunk k, column c), c fastest.
+// Each run of one id in chunk k, column c: added into dtable, or left in `part` when it crosses an edge.
 @compute @workgroup_size(256)
 fn embedding_runs(grid: Grid) {
-  let e = grid_index(grid);
-  if (e >= (p.n + 63u) / 64u * p.C) { return; }
-  let k = e / p.C;
-  let c = e % p.C;
+  let at = chunk_column(grid);
+  let k = at.k;
+  let c = at.c;
+  if (k == chunks()) { return; }
   let begin = 64u * k;
-  let end = min(p.n, begin + 64u);
+  let end = chunk_end(k);
   var open = begin > 0u && sorted_id(begin - 1u) == sorted_id(begin);  // the first run began before
   var s = 0.0;
   var u = sorted_id(begin);
@@ -67,12 +78,11 @@ fn embedding_runs(grid: Grid) {
 // Invocation (chunk k, column c): where a run starts in chunk k and goes on past it, its pieces in order.
 @compute @workgroup_size(256)
 fn embedding_runs_join(grid: Grid) {
-  let e = grid_index(grid);
-  if (e >= (p.n + 63u) / 64u * p.C) { return; }
-  let k = e / p.C;
-  let c = e % p.C;
-  let end = min(p.n, 64u * k + 64u);
-  if (end == p.n) { return; }
+  let at = chunk_column(grid);
+  let end = chunk_end(at.k);
+  if (at.k == chunks() || end == p.n) { return; }
+  let k = at.k;
+  let c = at.c;
   let u = sorted_id(end - 1u);
   if (sorted_id(end) != u || (k > 0u && sorted_id(64u * k - 1u) == u)) {
     return;  // the run ends in this chunk, or began before it
@@ -80,8 +90,7 @@ fn embedding_runs_join(grid: Grid) {
   var total = mem[p.part + (2u * k + 1u) * p.C + c];
   for (var m = k + 1u; ; m++) {
     total += mem[p.part + 2u * m * p.C + c];
-    let m_end = min(p.n, 64u * m + 64u);
-    if (m_end == p.n || sorted_id(m_end) != u) { break; }
+    if (chunk_end(m) == p.n || sorted_id(chunk_end(m)) != u) { break; }
   }
   mem[p.table + u * p.C + c] += total;
 }

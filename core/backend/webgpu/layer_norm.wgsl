@@ -73,24 +73,20 @@ fn layer_norm_backward(rows: Rows, @builtin(local_invocation_index) lid: u32) {
 // dgamma[c] += sum over rows of dy * xhat, dbeta[c] += sum of dy.
 @compute @workgroup_size(256)
 fn layer_norm_backward_params(grid: Grid) {
-  let l = grid.lid;
-  let c = (grid.wg.y * grid.groups.x + grid.wg.x) * p.cw + l % p.cw;
-  let lanes = 256u / p.cw;
-  let blocks = (p.rows + 63u) / 64u;
+  let c = block_column(grid, p.cw);
+  let writes = grid.lid < p.cw && c < p.C;  // the column's first invocation
   var total = vec2<f32>(0.0);  // (dgamma, dbeta)
-  if (l < p.cw && c < p.C) { total = vec2<f32>(mem[p.dgamma + c], mem[p.dbeta + c]); }
-  for (var b0 = 0u; b0 < blocks; b0 += lanes) {  // one round unless rows > 64 * 256
-    let r0 = (b0 + l / p.cw) * 64u;
+  if (writes) { total = vec2<f32>(mem[p.dgamma + c], mem[p.dbeta + c]); }
+  for (var b0 = 0u; b0 < row_blocks(p.rows); b0 += 256u / p.cw) {
+    let span = block_span(grid.lid, p.cw, b0, p.rows);
     var block = vec2<f32>(0.0);
-    if (c < p.C) {
-      for (var r = r0; r < min(r0 + 64u, p.rows); r++) {
-        let g = mem[p.dy + r * p.C + c];
-        block += vec2<f32>(g * ((mem[p.x + r * p.C + c] - mem[p.mean + r]) * mem[p.rstd + r]), g);
-      }
+    for (var r = span.x; r < span.y && c < p.C; r++) {
+      let g = mem[p.dy + r * p.C + c];
+      block += vec2<f32>(g * ((mem[p.x + r * p.C + c] - mem[p.mean + r]) * mem[p.rstd + r]), g);
     }
-    total = add_blocks_in_order(block, l, p.cw, min(lanes, blocks - b0), total);
+    total = add_blocks_in_order(block, grid.lid, p.cw, b0, p.rows, total);
   }
-  if (l < p.cw && c < p.C) {
+  if (writes) {
     mem[p.dgamma + c] = total.x;
     mem[p.dbeta + c] = total.y;
   }

@@ -39,22 +39,17 @@ fn sum(@builtin(workgroup_id) g: vec3<u32>, @builtin(num_workgroups) ng: vec3<u3
 // its even rows plus the sum of its odd rows, and the blocks are added in order from 0.
 @compute @workgroup_size(256)
 fn sum_rows(grid: Grid) {
-  let l = grid.lid;
-  let c = (grid.wg.y * grid.groups.x + grid.wg.x) * p.cw + l % p.cw;
-  let lanes = 256u / p.cw;
-  let blocks = (p.rows + 63u) / 64u;
+  let c = block_column(grid, p.cw);
   var total = vec2<f32>(0.0);
-  for (var b0 = 0u; b0 < blocks; b0 += lanes) {  // one round unless rows > 64 * 256
-    let r0 = (b0 + l / p.cw) * 64u;
+  for (var b0 = 0u; b0 < row_blocks(p.rows); b0 += 256u / p.cw) {
+    let span = block_span(grid.lid, p.cw, b0, p.rows);
     var half = vec2<f32>(0.0);  // the block's even rows, its odd rows
-    if (c < p.cols) {
-      for (var r = r0; r < min(r0 + 64u, p.rows); r++) {
-        half[r & 1u] += bitcast<f32>(words[p.x + r * p.cols + c]);
-      }
+    for (var r = span.x; r < span.y && c < p.cols; r++) {
+      half[r & 1u] += bitcast<f32>(words[p.x + r * p.cols + c]);
     }
-    total = add_blocks_in_order(vec2<f32>(half.x + half.y, 0.0), l, p.cw, min(lanes, blocks - b0), total);
+    total = add_blocks_in_order(vec2<f32>(half.x + half.y, 0.0), grid.lid, p.cw, b0, p.rows, total);
   }
-  if (l < p.cw && c < p.cols) {
+  if (grid.lid < p.cw && c < p.cols) {
     var sum = total.x;
     if (p.accumulate != 0u) { sum += bitcast<f32>(words[p.out + c]); }
     words[p.out + c] = bitcast<u32>(sum);
