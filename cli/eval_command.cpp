@@ -23,8 +23,6 @@ double fresh_loss(const Task& task, const Model& model, int64_t batches, Rng& rn
   }
   return total / static_cast<double>(batches);
 }
-}  // namespace
-
 void eval_options(OptionTable& o) {
   o.text("checkpoint", "FILE", "the saved model", std::nullopt, true);
   data_options(o);
@@ -57,5 +55,9 @@ int eval_command(const Args& a) {
   print_json_line(result);
   return 0;
 }
+
+}  // namespace
+
+const Command eval_subcommand{"eval", "the course's figures for a saved model", eval_options, eval_command};
 
 }  // namespace tf::cli

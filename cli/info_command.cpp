@@ -31,8 +31,6 @@ void print_table(const std::string& path, const SavedRun& run, const nlohmann::j
   std::printf("\n  total %lld parameters\n", table["total"].get<long long>());
 }
 
-}  // namespace
-
 void info_options(OptionTable& o) {
   o.text("checkpoint", "FILE", "the checkpoint (or any Tinyformer safetensors file)", std::nullopt, true);
   o.flag("json", "print only the JSON summary (with the metadata) on stdout");
@@ -55,5 +53,10 @@ int info_command(const Args& a) {
                    {"optimizer_state", !run.file.optimizer_state.empty()}});
   return 0;
 }
+
+}  // namespace
+
+const Command info_subcommand{"info", "what a checkpoint holds: config, metadata, parameters", info_options,
+                              info_command};
 
 }  // namespace tf::cli

@@ -69,8 +69,6 @@ void print_lens(const nlohmann::json& j) {
   }
 }
 
-}  // namespace
-
 void lens_options(OptionTable& o) {
   o.text("checkpoint", "FILE", "a story or toy model (MyTransformer)", std::nullopt, true);
   o.text("text", "TEXT", "the sentence to read", std::nullopt, true);
@@ -95,5 +93,10 @@ int lens_command(const Args& a) {
   print_json_line(j);
   return 0;
 }
+
+}  // namespace
+
+const Command lens_subcommand{"lens", "the logit lens: what each block's residual stream predicts",
+                              lens_options, lens_command};
 
 }  // namespace tf::cli

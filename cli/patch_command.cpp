@@ -111,8 +111,6 @@ nlohmann::json patch_tokens(const Session& s, const Args& a) {
   return figure_json(f);
 }
 
-}  // namespace
-
 void patch_options(OptionTable& o) {
   o.text("checkpoint", "FILE", "a story, toy or sorter model", std::nullopt, true);
   o.text("clean", "TEXT", "the clean sentence (the sorter: digits)", std::nullopt, true);
@@ -130,5 +128,10 @@ int patch_command(const Args& a) {
   print_json_line(sorter ? patch_sorter(*sorter, a) : patch_tokens(*s, a));
   return 0;
 }
+
+}  // namespace
+
+const Command patch_subcommand{"patch", "activation patching: which heads and positions carry the answer",
+                               patch_options, patch_command};
 
 }  // namespace tf::cli

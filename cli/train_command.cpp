@@ -183,8 +183,6 @@ nlohmann::json final_figures(const Session& session, const Args& a, const Totals
   return result;
 }
 
-}  // namespace
-
 void train_options(OptionTable& o) {
   o.choice("task", {"toy", "sort", "stories"}, "what to learn; sets the course's defaults below", "stories");
   o.choice("model", {"notalking", "withposition", "transformer", "sorter"},
@@ -228,8 +226,6 @@ void train_options(OptionTable& o) {
          "time each kernel stem (forward, backward) and step phase; print the table at the end (stderr) and "
          "add it to the JSON line");
 }
-
-namespace {
 
 // The command on one rank (of one, unless mpirun started several).
 int train(const Args& a, Device device, const std::shared_ptr<Communicator>& ranks) {
@@ -285,8 +281,6 @@ int train(const Args& a, Device device, const std::shared_ptr<Communicator>& ran
   return a.has("save") && !saved ? 1 : 0;  // 1: the run diverged and the file keeps its last good state
 }
 
-}  // namespace
-
 int train_command(const Args& a) {
   if (a.integer("checkpoint-every") > 0 && !a.has("save"))
     throw UsageError("--checkpoint-every needs --save FILE");
@@ -295,5 +289,10 @@ int train_command(const Args& a) {
   std::shared_ptr<Communicator> ranks = join_ranks(a, device);
   return on_every_rank(*ranks, [&] { return train(a, device, ranks); });
 }
+
+}  // namespace
+
+const Command train_subcommand{"train", "train a model (toy, sort or stories) and save it", train_options,
+                               train_command};
 
 }  // namespace tf::cli

@@ -30,8 +30,6 @@ nlohmann::json sort_digits(const Model& model, const Args& a) {
   return {{"input", digits}, {"output", out.data}, {"correct", out.data == sorted}};
 }
 
-}  // namespace
-
 void write_options(OptionTable& o) {
   o.text("checkpoint", "FILE", "the saved model", std::nullopt, true);
   o.text("prompt", "TEXT", "the start of every story; _ marks a word to fill in", "");
@@ -87,5 +85,10 @@ int write_command(const Args& a) {
   print_json_line(result);
   return 0;
 }
+
+}  // namespace
+
+const Command write_subcommand{"write", "write stories (or sort digits) with a saved model", write_options,
+                               write_command};
 
 }  // namespace tf::cli

@@ -1,6 +1,6 @@
 // The Embind bindings of the module's free functions: course defaults, the built-in stories, the
-// tokenizer, the runtime (threads, memory, flops, profile, version, devices) and the section A figures.
-// Marshalling only.
+// tokenizer, the runtime (threads, memory, flops, profile, version, devices, the pending error) and the
+// section A figures. Marshalling only.
 #include <emscripten/bind.h>
 
 #include "marshal.hpp"
@@ -99,6 +99,7 @@ EMSCRIPTEN_BINDINGS(tinyformer_module) {
   function("poolBytes", &pool_bytes);
   function("threaded", &runtime::threaded);
   function("version", &version);
+  function("takeError", &take_error);  // every binding's pending error (marshal.hpp)
   function("checkDevice", &check_device);
   function("flopCount", &flops_done);
   function("profileStart", &profiler::start);

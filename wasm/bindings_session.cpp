@@ -262,7 +262,6 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
   function("loadRun", &load_run);
   function("loadModel", &load_model);
   function("inspectCheckpoint", &inspect_checkpoint);
-  function("takeError", &take_error);
 }
 
 }  // namespace tf

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { TinyformerError } from '../../wasm/tinyformer.js';
-import { describeBuilds, poisoned } from './support.mjs';
+import { describeBuilds, poisoned, withRuns } from './support.mjs';
 
 function sameParameters(a, b) {
   for (const { name } of a.parameters().rows) assert.deepEqual(a.parameter(name).data, b.parameter(name).data, name);
@@ -14,9 +14,7 @@ function sameParameters(a, b) {
 describeBuilds('training in chunks', (lab) => {
   test('chunks give the losses, steps and weights of train()', async () => {
     const config = { task: 'toy', seed: 3, batch: 8, clip: 0.5 };  // the toy's early norms are clipped
-    const single = lab.tf.createRun(config);
-    const chunked = lab.tf.createRun(config);
-    try {
+    await withRuns(lab.tf, [config, config], async (single, chunked) => {
       assert.equal(chunked.device, 'cpu');
       const stepped = single.train(12);
       const first = await chunked.trainChunk(5);
@@ -46,15 +44,11 @@ describeBuilds('training in chunks', (lab) => {
       }
       assert.equal(chunked.stepsDone, 12);
       sameParameters(single, chunked);
-    } finally {
-      single.delete();
-      chunked.delete();
-    }
+    });
   });
 
   test('skips are settled from the log; maxSkips in a row reject the chunk', async () => {
-    const run = lab.tf.createRun({ task: 'toy', seed: 2, maxSkips: 3 });
-    try {
+    await withRuns(lab.tf, [{ task: 'toy', seed: 2, maxSkips: 3 }], async (run) => {
       run.loadWeights(poisoned(run.checkpoint()));
       const chunk = await run.trainChunk(2);
       const two = chunk.stats;
@@ -64,54 +58,45 @@ describeBuilds('training in chunks', (lab) => {
       await assert.rejects(run.trainChunk(2), (e) => e instanceof TinyformerError && /stopped at step 3: 3 steps in a row/.test(e.message));
       assert.equal(run.stepsDone, 4);
       await assert.rejects(run.trainChunk(0), (e) => e instanceof TinyformerError && /1 <= n/.test(e.message));
-    } finally {
-      run.delete();
-    }
+    });
   });
 
   test('snapshotTo copies a run into another model as copyWeightsFrom does, and checks names', async () => {
-    const run = lab.tf.createRun({ task: 'toy', seed: 4, batch: 8 });
-    const copy = lab.tf.createRun({ task: 'toy', seed: 5, batch: 8 });
-    const sorter = lab.tf.createRun({ task: 'sort', seed: 1 });
-    try {
+    const configs = [{ task: 'toy', seed: 4, batch: 8 }, { task: 'toy', seed: 5, batch: 8 }, { task: 'sort', seed: 1 }];
+    await withRuns(lab.tf, configs, async (run, copy, sorter) => {
       await run.trainChunk(3);
       assert.equal(await run.snapshotTo(copy), copy);
       sameParameters(run, copy);
       assert.equal(copy.stepsDone, 0, 'weights only: the target keeps its own run state');
       await assert.rejects(run.snapshotTo(sorter), TinyformerError);
       await assert.rejects(run.snapshotTo({}), /snapshotTo needs a Model or Run/);
-    } finally {
-      run.delete();
-      copy.delete();
-      sorter.delete();
-    }
+    });
   });
 
   test('readWeights keeps a snapshot that setWeights brings back later, names and shapes checked', async () => {
-    const run = lab.tf.createRun({ task: 'toy', seed: 7, batch: 8 });
-    const viewer = lab.tf.loadModel(run.checkpoint());
-    try {
-      await run.trainChunk(2);
-      const snapshot = await run.readWeights();
-      assert.deepEqual(snapshot.map((w) => w.name), run.parameters().rows.map((r) => r.name));
-      assert.ok(snapshot.every((w) => w.data instanceof Float32Array && w.data.length === w.shape.reduce((a, b) => a * b, 1)));
-      const then = run.attention('the _ is alive').layers[0].data;
-      await run.trainChunk(5);
-      assert.notDeepEqual(run.attention('the _ is alive').layers[0].data, then, 'training moved the weights');
-      viewer.setWeights(snapshot);
-      assert.deepEqual(viewer.attention('the _ is alive').layers[0].data, then, 'the snapshot is the run as it was');
-      assert.throws(() => viewer.setWeights(snapshot.slice(1)), TinyformerError);
-      assert.throws(() => viewer.setWeights([{ ...snapshot[0], shape: [1, 1] }, ...snapshot.slice(1)]), TinyformerError);
-      assert.throws(() => viewer.setWeights(snapshot, ['a', 'b']), TinyformerError);
-    } finally {
-      run.delete();
-      viewer.delete();
-    }
+    await withRuns(lab.tf, [{ task: 'toy', seed: 7, batch: 8 }], async (run) => {
+      const viewer = lab.tf.loadModel(run.checkpoint());
+      try {
+        await run.trainChunk(2);
+        const snapshot = await run.readWeights();
+        assert.deepEqual(snapshot.map((w) => w.name), run.parameters().rows.map((r) => r.name));
+        assert.ok(snapshot.every((w) => w.data instanceof Float32Array && w.data.length === w.shape.reduce((a, b) => a * b, 1)));
+        const then = run.attention('the _ is alive').layers[0].data;
+        await run.trainChunk(5);
+        assert.notDeepEqual(run.attention('the _ is alive').layers[0].data, then, 'training moved the weights');
+        viewer.setWeights(snapshot);
+        assert.deepEqual(viewer.attention('the _ is alive').layers[0].data, then, 'the snapshot is the run as it was');
+        assert.throws(() => viewer.setWeights(snapshot.slice(1)), TinyformerError);
+        assert.throws(() => viewer.setWeights([{ ...snapshot[0], shape: [1, 1] }, ...snapshot.slice(1)]), TinyformerError);
+        assert.throws(() => viewer.setWeights(snapshot, ['a', 'b']), TinyformerError);
+      } finally {
+        viewer.delete();
+      }
+    });
   });
 
   test('readCheckpoint writes the bytes of checkpoint(), optimizer state included; runs take a device', async () => {
-    const run = lab.tf.createRun({ task: 'toy', seed: 6, batch: 8 });
-    try {
+    await withRuns(lab.tf, [{ task: 'toy', seed: 6, batch: 8 }], async (run) => {
       await run.trainChunk(4);
       assert.deepEqual(await run.readCheckpoint(), run.checkpoint());
       const info = lab.tf.inspectCheckpoint(await run.readCheckpoint());
@@ -125,8 +110,6 @@ describeBuilds('training in chunks', (lab) => {
       } finally {
         resumed.delete();
       }
-    } finally {
-      run.delete();
-    }
+    });
   });
 });

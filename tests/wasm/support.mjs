@@ -96,3 +96,14 @@ export function withValue(bytes, value, name = null, index = 0) {
 }
 
 export const poisoned = (bytes) => withValue(bytes, NaN);
+
+// fn(...runs), one run per config made by tf.createRun; each run is deleted afterwards, however fn ends.
+export async function withRuns(tf, configs, fn) {
+  const runs = [];
+  try {
+    for (const config of configs) runs.push(tf.createRun(config));
+    return await fn(...runs);
+  } finally {
+    for (const run of runs) run.delete();
+  }
+}
