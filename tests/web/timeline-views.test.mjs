@@ -1,7 +1,8 @@
 // The views that follow a run's timeline (widgets/timeline-sides.js), in the browser: on a trained sorter, D5's
 // rollout and D6's saliency show the step picked beside the model now (each side its own, the now side as
 // before the pick), or alone; Play walks them through every step; B1–B3's toy guesses show the toy
-// transformer at a past step beside now.
+// transformer at a past step beside now; C2's sample story at a past step is that step's model's, with
+// the same seed as now's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -51,6 +52,8 @@ test('rollout and saliency show the sorter at the step picked beside now, or alo
     assert.equal(beside.now.pixels, last[id].now.pixels, `${id}: the now side is the model now`);
     assert.match(await page.locator(`#exp-${id} .story-meta`).textContent(), /sorter at step 50 \(timeline\) beside now at step 100/);
   }
+  const [png] = await Promise.all([page.waitForEvent('download'), page.locator('#exp-D5 [data-side="past"] .save-png').first().click()]);
+  assert.equal(png.suggestedFilename(), 'D5-sorter-step-50-layer-0-mean-over-heads.png', 'a side\'s PNG is named after its step');
 
   // Alone: step 50 only, drawn where the model now was.
   await showMode(page, 'sorter', 'alone');
@@ -99,4 +102,26 @@ test('the toy guesses show the toy transformer at a past step beside now', () =>
   assert.notEqual(beside.past.rows, beside.now.rows, 'the untrained guesses differ from the trained ones');
   assert.equal(beside.now.text, before.now.text, 'the now side is the model now');
   assert.deepEqual(errors, []);
+}));
+
+test('the sample story at a past step is written by that step\'s model with the seed of the story now', () => withLab({}, async ({ page, errors, lab }) => {
+  await page.goto(`${lab.url}?corpus=http://127.0.0.1:9/none&c1.dim=32&c1.heads=2&c1.layers=2&c1.steps=50#C`);
+  await waitForModule(page);
+  await page.evaluate(() => window.lab.corpus.useBuiltin());
+  await page.waitForFunction(() => window.lab.corpus.state.status === 'ready', null, { timeout: 60_000 });
+  await panelButton(page, 'stories-diffusion', 'Start').click();
+  await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 50 });
+  const sample = '#exp-C-write .live-sample';
+  const stories = () => page.$$eval(`${sample} .sample-story`, (ps) => ps.map((p) => p.dataset.text));
+  await slide(page, 'stories-diffusion', 1);  // step 50: the model now, kept
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .side`).length === 2 && document.querySelector(sel).dataset.step === '50', sample);
+  const [kept, now] = await stories();
+  assert.equal(kept, now, 'the snapshot of the last step writes the story the model now writes');
+  await slide(page, 'stories-diffusion', 0);
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.step === '0', sample);
+  const [untrained, later] = await stories();
+  assert.equal(later, now);
+  assert.notEqual(untrained, now, 'the untrained model writes another story');
+  assert.match(await page.locator(`${sample} .story-meta`).textContent(), /Live sample at step 0 \(timeline\) beside now at step 50/);
+  assert.deepEqual(errors.filter((e) => !/ERR_UNSAFE_PORT|Failed to load resource/.test(e)), []);
 }));

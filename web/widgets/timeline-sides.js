@@ -6,14 +6,14 @@ import { el } from './ui.js';
 import { showsModel } from '../page/model-slots.js';
 import { callAt } from './timeline.js';
 
-// [{at, step, result}] for each side shown, the picked step first. read(call) reads one side through
+// [{slot, at, step, result}] for each side shown, the picked step first. read(call) reads one side through
 // call(method, ...args); key names what read reads (the view and its inputs) for the past sides' memory.
 export async function readSides(ctx, slot, key, read) {
   return Promise.all(ctx.timeline.shown(slot).map(async (at) => {
     const call = (method, ...args) => callAt(ctx, slot, at, method, ...args);
     const step = at ?? ctx.models.get(slot)?.stepsDone ?? null;
     const result = await (at === null ? read(call) : ctx.timeline.remember(slot, at, key, () => read(call)));
-    return { at, step, result };
+    return { slot, at, step, result };
   }));
 }
 
@@ -23,10 +23,12 @@ export function sidesText(sides) {
   return sides.length > 1 ? `${one(sides[0])} beside now at ${one(sides[1])}` : one(sides[0]);
 }
 
-// Each side drawn by draw(result, side) in a box that says which step it is (data-side past|now, data-step);
-// two sides stand in a row under their steps.
+// Each side drawn by draw(result, side) in a box that says which step it is (data-side past|now, data-step,
+// and data-model for the names of its PNGs); two sides stand in a row under their steps.
 export function sidesFigure(sides, draw) {
-  const boxes = sides.map((side) => el('div', { class: 'side', dataset: { side: side.at === null ? 'now' : 'past', step: side.step ?? '' } },
+  const boxes = sides.map((side) => el('div', {
+    class: 'side', dataset: { side: side.at === null ? 'now' : 'past', step: side.step ?? '', model: `${side.slot} step ${side.step ?? 0}` },
+  },
     sides.length > 1 ? el('h4', { class: 'side-step' }, side.at === null ? `now (step ${side.step ?? '?'})` : `step ${side.at}`) : null,
     draw(side.result, side)));
   return boxes.length > 1 ? el('div', { class: 'sides' }, ...boxes) : boxes[0];

@@ -139,12 +139,13 @@ export function saveFile(blob, name) {
 }
 
 // A small button that saves `canvas()` (a function: the canvas may be replaced) as a PNG named after its
-// card's course id, the model the card shows (its data-model: slot and step) and `name`, so two models'
-// maps never collide in a downloads folder: C4-stories-diffusion-step20-block-0-head-0.png.
+// card's course id, the model it shows (the nearest data-model: slot and step, the card's or a timeline
+// side's) and `name`, so two models' maps never collide in a downloads folder:
+// C4-stories-diffusion-step20-block-0-head-0.png.
 export function pngButton(canvas, name) {
   const save = button('PNG', () => {
     const card = save.closest('.card');
-    const file = [card?.dataset.experiment, card?.dataset.model, name].filter(Boolean).join(' ');
+    const file = [card?.dataset.experiment, save.closest('[data-model]')?.dataset.model, name].filter(Boolean).join(' ');
     canvas().toBlob((blob) => saveFile(blob, `${file.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}.png`), 'image/png');
   }, { class: 'save-png', title: `save "${name}" as PNG`, 'aria-label': `save "${name}" as PNG` });
   return save;
