@@ -1,13 +1,9 @@
-// The optimizer's half of a data-parallel step: every rank's gradients and loss summed over the ranks, so
-// each rank steps with the global batch's (the tasks normalise each slice's loss by the global batch, so the
-// slices' losses and gradients add up to the whole batch's). Where the optimizer keeps its parameters,
-// gradients and state in flat slabs, the ranks split its work as ZeRO stage 1 does (llm.c, DeepSpeed): the
-// gradient slab is reduce-scattered, each rank works out the norm of its part (one small sum gives every
-// rank the global norm and loss, so the step guard decides alike everywhere) and updates its part of the
-// parameters and optimizer state, then the parameters are all-gathered: the same bytes moved as one sum of
-// the gradients, and 1/N of the optimizer's work per rank. The state's other parts are gathered before it
-// is saved. The first step (it makes the optimizer's state) and gradients outside one slab run whole on
-// every rank after one sum of the gradients and the loss (then in one flat buffer, copied in and out).
+// The optimizer's half of a data-parallel step, split over the ranks as ZeRO stage 1 does (llm.c, DeepSpeed):
+// the gradient slab is reduce-scattered, each rank sums the squares of its part (one small sum of them and
+// the loss lets the step guard decide alike everywhere), updates its part of the parameters and optimizer
+// state, and the parameters are all-gathered: the bytes of one sum of the gradients, 1/N of the optimizer's
+// work. The state is gathered before it is saved. The first step (it makes the state) and gradients outside
+// one slab run whole on every rank after one sum of the gradients and loss (one flat buffer, copied).
 #pragma once
 #include <memory>
 #include <utility>

@@ -39,12 +39,10 @@ class Optimizer {
   std::vector<Tensor> gradients() const;
   // The slabs, when the parameters could share them (null otherwise).
   const FlatSlab* slab() const { return slab_.get(); }
-  // Data parallelism with the optimizer's work split over the ranks: whether this step can update the
-  // numbers [begin, end) of the slabs alone (a flat step is possible and the state exists: the step that
-  // makes it runs whole), then that update. The rest of the parameters and state stay as they were.
+  // The optimizer's work split over data-parallel ranks: whether a step can update the slabs' numbers
+  // [begin, end) alone (a flat step with the state made), that update, and the state slabs it updates.
   bool can_step_part() const;
   std::vector<bool> apply_gradients(const float* guard, int64_t begin, int64_t end);
-  // The state slabs (Adam's moments, SGD's momentum) that flat steps update.
   std::vector<Tensor> state_slabs() const;
 
   float lr() const { return lr_; }

@@ -1,5 +1,8 @@
 #include "train/losses.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 #include "ops/ops.hpp"
 #include "util/error.hpp"
 
@@ -34,6 +37,38 @@ Ids rows_of(const Ids& x, int64_t begin, int64_t end) {
   return Ids(std::vector<int32_t>(x.data.begin() + begin * row, x.data.begin() + end * row), shape);
 }
 
+// Rows `rows` of a batch [B, ...].
+Ids pick_rows(const Ids& x, const std::vector<int64_t>& rows) {
+  int64_t row = x.numel() / x.shape[0];
+  Shape shape = x.shape;
+  shape[0] = static_cast<int64_t>(rows.size());
+  std::vector<int32_t> out;
+  for (int64_t b : rows) out.insert(out.end(), x.data.begin() + b * row, x.data.begin() + (b + 1) * row);
+  return Ids(out, shape);
+}
+
+// The rows a shard takes in a diffusion step: as many as [begin(B), end(B)) holds, picked so that the
+// shards get about as many masked positions each (the unembedding's and the loss's work, which the ranks
+// then wait on each other for): rows by masked count, most first, each to the shard with the fewest so far
+// that has room. Every rank works the same split out of the same draws; one shard takes every row in order.
+std::vector<int64_t> balanced_rows(const MaskedBatch& m, int64_t B, int64_t L, BatchShard shard) {
+  std::vector<int64_t> order(static_cast<size_t>(B)), masked(order.size()), load(shard.ranks), mine;
+  std::vector<int64_t> taken(shard.ranks);
+  std::iota(order.begin(), order.end(), 0);
+  for (size_t i = 0; i < m.weights.size(); ++i) masked[i / L] += m.weights[i] != 0.f;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return masked[a] > masked[b]; });
+  for (int64_t b : order) {
+    int to = -1;
+    for (int r = 0; r < shard.ranks; ++r)
+      if (taken[r] < B * (r + 1) / shard.ranks - B * r / shard.ranks && (to < 0 || load[r] < load[to]))
+        to = r;
+    ++taken[to], load[to] += masked[b];
+    if (to == shard.rank) mine.push_back(b);
+  }
+  std::sort(mine.begin(), mine.end());
+  return mine;
+}
+
 // A mean over a shard's rows as its part of the mean over the whole batch of B rows.
 Tensor share_of_mean(const Tensor& mean, BatchShard shard, int64_t B) {
   if (shard.whole()) return mean;
@@ -44,21 +79,22 @@ Tensor share_of_mean(const Tensor& mean, BatchShard shard, int64_t B) {
 
 Tensor diffusion_loss(const TokenModel& net, const Ids& x0, int32_t mask_id, Rng& rng, BatchShard shard) {
   MaskedBatch m = mask_for_diffusion(x0, mask_id, rng);  // the whole batch's draws, on every shard
-  int64_t B = x0.shape[0], L = x0.shape[1], first = shard.begin(B) * L, last = shard.end(B) * L;
-  Ids x_t = rows_of(m.x_t, shard.begin(B), shard.end(B));
+  int64_t B = x0.shape[0], L = x0.shape[1];
+  std::vector<int64_t> picked = balanced_rows(m, B, L, shard);
+  Ids x_t = pick_rows(m.x_t, picked);
   // Only masked positions carry weight: score those rows alone (about half of them on average).
   std::vector<int32_t> rows, targets;
   std::vector<float> weights;
-  for (int64_t i = first; i < last; ++i) {
-    if (m.weights[static_cast<size_t>(i)] == 0.f) continue;
-    rows.push_back(static_cast<int32_t>(i - first));
-    targets.push_back(x0.at(i));
-    weights.push_back(m.weights[static_cast<size_t>(i)]);
-  }
+  for (size_t k = 0; k < picked.size(); ++k)
+    for (int64_t i = picked[k] * L; i < (picked[k] + 1) * L; ++i) {
+      if (m.weights[static_cast<size_t>(i)] == 0.f) continue;
+      rows.push_back(static_cast<int32_t>(static_cast<int64_t>(k) * L + i % L));
+      targets.push_back(x0.at(i));
+      weights.push_back(m.weights[static_cast<size_t>(i)]);
+    }
   if (rows.empty()) {  // nothing masked: a zero loss that still reaches every parameter
     Tensor logits = net.forward(x_t);
-    return cross_entropy(logits, rows_of(x0, shard.begin(B), shard.end(B)),
-                         Tensor::zeros(Shape{x_t.numel()}, logits.device()));
+    return cross_entropy(logits, pick_rows(x0, picked), Tensor::zeros(Shape{x_t.numel()}, logits.device()));
   }
   int64_t n = static_cast<int64_t>(rows.size());
   Tensor logits = net.forward_rows(x_t, Ids(rows, Shape{n}));  // [n, V]

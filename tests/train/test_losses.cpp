@@ -1,12 +1,14 @@
 // The diffusion loss scores the masked rows alone (forward_rows); these cases hold it to the all-rows
 // formula it replaces: the same loss and the same gradients, for the model that overrides forward_rows and
 // for one that uses the interface's default. And each loss split into the shards of a data-parallel run:
-// the shards' losses and gradients add up to the whole batch's.
+// the shards' losses and gradients add up to the whole batch's, and a diffusion batch's masked positions
+// are split evenly over the shards.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <memory>
 
+#include "backend/backend.hpp"
 #include "data/sort_digits.hpp"
 #include "nn/my_transformer.hpp"
 #include "nn/no_talking.hpp"
@@ -134,6 +136,23 @@ TEST_SUITE("losses") {
       CHECK(rng.state() == after_whole);  // every shard moves the generator as the whole batch does
       return loss;
     });
+  }
+
+  TEST_CASE("the shards of a diffusion batch score about as many masked positions each (the ranks' work)") {
+    Rng init(6);
+    MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), init);
+    Ids x0 = testing::random_ids(32, 16, 13, 8);  // 32 rows of 16, each masked at its own rate
+    std::vector<uint64_t> flops;
+    for (int r = 0; r < 2; ++r) {
+      Rng rng(12);
+      uint64_t before = flop_count();
+      diffusion_loss(net, x0, 13, rng, BatchShard{r, 2});
+      flops.push_back(flop_count() - before);  // the same rows' body; the unembedding of the masked ones
+    }
+    uint64_t unembed_one_row = 2 * 32 * 14 * 16,
+             gap = std::max(flops[0], flops[1]) - std::min(flops[0], flops[1]);
+    CHECK(gap <=
+          unembed_one_row);  // within one row's masked positions (the halves [0, 16), [16, 32) are not)
   }
 
   TEST_CASE("the shards of a batch add up to the whole batch: next-token loss and sorter loss") {
