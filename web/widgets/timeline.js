@@ -12,15 +12,16 @@ const MODES = [['beside', 'beside now'], ['alone', 'alone']];
 const KEPT = 64;      // past results remembered (timeline-sides.js): a snapshot's never change
 
 // Which step each slot shows (a step of its timeline, or null for the model now) and how: beside the model
-// now or alone. A past step's results are remembered by what was read (`remember`) until the slot holds
-// another run.
+// now or alone. A past step's results are remembered by what was read (`remember`) while the slot's run
+// trains on; anything else (a new run, an upload, a restore, the end of training) forgets them, since the
+// slot may then hold another run with the same steps.
 export class Timeline {
   constructor(models) {
     this.picked = new Map();
     this.modes = new Map();
     this.listeners = [];  // [slot, listener(step) -> promise]
     this.past = new Map();
-    models?.addEventListener('change', ({ detail: { slot, info } }) => ['starting', 'empty', 'loaded'].includes(info.state) && this.forget(slot));
+    models?.addEventListener('change', ({ detail: { slot, info } }) => info.state !== 'training' && this.forget(slot));
     models?.addEventListener('worker-restart', () => this.past.clear());
   }
 
