@@ -9,7 +9,7 @@ import { readSetting, writeSetting } from '../page/url-state.js';
 
 const PLAY_MS = 700;  // one snapshot shown at least this long while playing
 const MODES = [['beside', 'beside now'], ['alone', 'alone']];
-const KEPT = 64;      // past results remembered (timeline-sides.js): a snapshot's never change
+const KEPT = 64;      // past results remembered (timeline-sides.js): a snapshot's results never change
 
 // Which step each slot shows (a step of its timeline, or null for the model now) and how: beside the model
 // now or alone. A past step's results are remembered by what was read (`remember`) while the slot's run
