@@ -47,6 +47,7 @@ int info_command(const Args& a) {
                    {"task", d["task"]},
                    {"step", run.step()},
                    {"loss_history_steps", run.file.losses.size()},  // the curve the page draws
+                   {"timeline", d["timeline"]},                     // the steps of its snapshots
                    {"parameters", d["parameters"]},
                    {"groups", groups},
                    {"metadata", run.file.metadata},

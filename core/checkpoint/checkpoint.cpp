@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -119,11 +120,14 @@ std::map<std::string, std::string> metadata_of(const Checkpoint& ck) {
 std::vector<std::pair<std::string, Tensor>> tensors_of(const Checkpoint& ck) {
   std::vector<std::pair<std::string, Tensor>> all;
   for (const auto& [name, t] : ck.params) {
-    TF_CHECK(!is_optimizer_name(name), "checkpoint parameter name '", name, "' may not start with '",
-             kOptimizerPrefix, "'");
+    TF_CHECK(!is_optimizer_name(name) && name.rfind(kSnapshotPrefix, 0) != 0, "checkpoint parameter name '",
+             name, "' may not start with '", kOptimizerPrefix, "' or '", kSnapshotPrefix, "'");
     all.emplace_back(name, t);
   }
   for (const auto& [name, t] : ck.optimizer_state.slots) all.emplace_back(kOptimizerPrefix + name, t);
+  for (const auto& [step, params] : ck.timeline)
+    for (const auto& [name, t] : params)
+      all.emplace_back(kSnapshotPrefix + std::to_string(step) + "/" + name, t);
   return all;
 }
 
@@ -180,6 +184,34 @@ int64_t parse_step(const std::string& text) {
   uint64_t step = parse_decimal(text, "step");
   TF_CHECK(step <= static_cast<uint64_t>(INT64_MAX), "checkpoint step '", text, "' is too large");
   return static_cast<int64_t>(step);
+}
+
+// "step_<N>/<parameter>" -> {N, parameter}; nullopt for a name outside the timeline.
+std::optional<std::pair<int64_t, std::string>> snapshot_name(const std::string& name) {
+  if (name.rfind(kSnapshotPrefix, 0) != 0) return std::nullopt;
+  const size_t begin = std::string(kSnapshotPrefix).size(), slash = name.find('/');
+  TF_CHECK(slash != std::string::npos, "checkpoint entry '", excerpt(name),
+           "' names no parameter after its step (step_<N>/<name>)");
+  return std::make_pair(parse_step(name.substr(begin, slash - begin)), name.substr(slash + 1));
+}
+
+ParameterShapes shapes_of(const std::vector<std::pair<std::string, Tensor>>& named) {
+  ParameterShapes out;
+  for (const auto& [name, t] : named) out.emplace_back(name, t.shape().dims());
+  return out;
+}
+
+// A timeline holds at most kMaxSnapshots steps, none past the run's, each snapshot exactly the parameters'
+// names and shapes (so it loads wherever the checkpoint does).
+void check_timeline(const std::map<int64_t, ParameterShapes>& timeline, const ParameterShapes& params,
+                    int64_t step) {
+  TF_CHECK(timeline.size() <= kMaxSnapshots, "checkpoint timeline has more than ", kMaxSnapshots, " steps");
+  for (const auto& [at, shapes] : timeline) {
+    TF_CHECK(at >= 0 && at <= step, "checkpoint timeline has a snapshot at step ", at,
+             ", past the run's step ", step);
+    const std::string mismatch = parameter_mismatch(params, shapes);
+    TF_CHECK(mismatch.empty(), "checkpoint snapshot at step ", at, ": ", mismatch);
+  }
 }
 
 // The config first, then the step: they bound the arrays (vocabulary, loss history) as those are read.
@@ -239,6 +271,9 @@ Tensor to_tensor(const SafetensorsTensor& t) {
 
 std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck) {
   check_checkpoint_finite(ck, "refusing to save this checkpoint");
+  std::map<int64_t, ParameterShapes> timeline;
+  for (const auto& [step, params] : ck.timeline) timeline[step] = shapes_of(params);
+  check_timeline(timeline, shapes_of(ck.params), ck.step);
   return write_safetensors(tensors_of(ck), metadata_of(ck), integers_of(ck));
 }
 
@@ -246,28 +281,34 @@ Checkpoint load_checkpoint_bytes(const uint8_t* data, size_t size, const ClaimsC
   Checkpoint ck;
   SafetensorsFile file = read_safetensors(data, size, [&](const SafetensorsFile& claims) {
     read_metadata(claims.metadata, ck);
+    ParameterShapes params;
+    std::map<int64_t, ParameterShapes> timeline;
+    size_t entries = claims.integers.size();  // outside the timeline
+    for (const SafetensorsTensor& t : claims.tensors) {
+      std::optional<std::pair<int64_t, std::string>> at = snapshot_name(t.name);
+      if (at) timeline[at->first].emplace_back(at->second, t.shape);
+      TF_CHECK(timeline.size() <= kMaxSnapshots, "checkpoint timeline has more than ", kMaxSnapshots,
+               " steps");
+      entries += !at;
+      if (!at && !is_optimizer_name(t.name)) params.emplace_back(t.name, t.shape);
+    }
     // Each parameter brings at most three tensors and a step count, the run one count more: twice that
     // bounds what the tensors' names cost to check (a file may claim millions of empty tensors).
-    size_t entries = claims.tensors.size() + claims.integers.size();
     ParameterShapes model = ModelConfig::from_json(ck.config_json).parameter_shapes();
     if (entries > 2 * (4 * model.size() + 1)) {
-      ParameterShapes first;  // enough of the file's parameters to name one the model does not have
-      for (size_t i = 0; i < claims.tensors.size() && first.size() <= model.size(); ++i)
-        if (!is_optimizer_name(claims.tensors[i].name))
-          first.emplace_back(claims.tensors[i].name, claims.tensors[i].shape);
+      params.resize(std::min(params.size(), model.size() + 1));  // enough to name one the model lacks
       fail("checkpoint has ", entries, " entries, more than twice what its model's parameters and their ",
-           "optimizer state make (", 4 * model.size() + 1, "): ", parameter_mismatch(model, first));
+           "optimizer state make (", 4 * model.size() + 1, "): ", parameter_mismatch(model, params));
     }
-    if (!check) return;
-    ParameterShapes params;
-    for (const SafetensorsTensor& t : claims.tensors)
-      if (!is_optimizer_name(t.name)) params.emplace_back(t.name, t.shape);
-    check(ck, params);
+    check_timeline(timeline, params, ck.step);
+    if (check) check(ck, params);
   });
   for (const SafetensorsIntegers& e : file.integers)
     ck.optimizer_state.counts.emplace_back(optimizer_name(e.name), to_count(e));
   for (const SafetensorsTensor& t : file.tensors) {
-    if (is_optimizer_name(t.name))
+    if (std::optional<std::pair<int64_t, std::string>> at = snapshot_name(t.name))
+      ck.timeline[at->first].emplace_back(at->second, to_tensor(t));
+    else if (is_optimizer_name(t.name))
       ck.optimizer_state.slots.emplace_back(optimizer_name(t.name), to_tensor(t));
     else
       ck.params.emplace_back(t.name, to_tensor(t));
@@ -310,15 +351,14 @@ std::string parameter_mismatch(const ParameterShapes& model, const ParameterShap
 }
 
 void load_parameters(Module& model, const Checkpoint& ck) {
-  ParameterShapes file, wanted_shapes;
+  ParameterShapes file;
   for (const auto& [name, t] : ck.params) {
     if (is_optimizer_name(name)) continue;
     TF_CHECK(t.defined(), "checkpoint parameter '", name, "' is undefined");
     file.emplace_back(name, t.shape().dims());
   }
   auto wanted = model.named_parameters();
-  for (const auto& [name, p] : wanted) wanted_shapes.emplace_back(name, p.shape().dims());
-  std::string mismatch = parameter_mismatch(wanted_shapes, file);
+  std::string mismatch = parameter_mismatch(shapes_of(wanted), file);
   TF_CHECK(mismatch.empty(), mismatch);
   std::map<std::string, const Tensor*> given;
   for (const auto& [name, t] : ck.params) given.emplace(name, &t);

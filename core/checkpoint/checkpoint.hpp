@@ -51,6 +51,8 @@ class CheckpointRefused : public Error {
   Refusal reason;
 };
 constexpr const char* kOptimizerPrefix = "optim.";
+constexpr const char* kSnapshotPrefix = "step_";  // "step_<N>/" + a parameter's name: a timeline snapshot
+constexpr size_t kMaxSnapshots = 64;              // a file's timeline at most (the page keeps 40 at most)
 
 struct Checkpoint {
   std::string config_json;                      // ModelConfig::to_json(); checked by ModelConfig::from_json
@@ -62,7 +64,8 @@ struct Checkpoint {
   std::vector<float> losses;                    // the run's loss of every step so far; empty = not stored
   std::map<std::string, std::string> metadata;  // anything else (task, schedule settings, ...)
   std::vector<std::pair<std::string, Tensor>> params;  // Module::named_parameters() names
-  OptimizerState optimizer_state;  // stored as "optim." + name: counts as I64 [1], slots as F32
+  OptimizerState optimizer_state;            // stored as "optim." + name: counts as I64 [1], slots as F32
+  std::map<int64_t, NamedTensors> timeline;  // the parameters at earlier steps (<= step), as params
 };
 
 // Refuses (CheckpointRefused, NotFinite) a checkpoint whose parameters or optimizer state hold NaN or
@@ -72,7 +75,9 @@ std::vector<uint8_t> save_checkpoint_bytes(const Checkpoint& ck);
 // vocabulary whose length is not the config's vocab. Files from before the optimizer's names lost their
 // doubled prefix ("optim.optim.steps") read as today's ("optim.steps"). Files from before counts were I64
 // store them as F32 [1]: those come back among optimizer_state.slots, where the optimizer reads them as
-// counts. An I64 entry outside "optim." or of more than one number is refused.
+// counts. An I64 entry outside "optim." or of more than one number is refused. A timeline of more than
+// kMaxSnapshots steps, past the checkpoint's step, or whose snapshots differ from the parameters in a name or
+// shape, is refused before its numbers are decoded.
 // `check` (when given) sees the metadata (ck without tensors) and each parameter's name and shape before
 // any number is decoded, and may refuse the file there.
 using ClaimsCheck = std::function<void(const Checkpoint& metadata, const ParameterShapes& params)>;

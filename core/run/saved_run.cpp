@@ -69,6 +69,8 @@ SavedRun load_saved_run_bytes(const uint8_t* data, size_t size) {
 }
 
 nlohmann::json describe_saved_run(const SavedRun& run) {
+  std::vector<int64_t> timeline;
+  for (const auto& [step, params] : run.file.timeline) timeline.push_back(step);
   return {{"config", nlohmann::json::parse(run.model.to_json())},
           {"train", run.train ? nlohmann::json::parse(run.train->to_json()) : nlohmann::json()},
           {"task", task_name(run.task)},
@@ -78,6 +80,7 @@ nlohmann::json describe_saved_run(const SavedRun& run) {
           {"parameters", run.model.parameter_count()},
           {"table", parameter_table_json(run.file.params)},
           {"losses", run.file.losses},
+          {"timeline", timeline},
           {"metadata", run.file.metadata}};
 }
 

@@ -37,7 +37,7 @@ SavedRun load_saved_run_bytes(const uint8_t* data, size_t size);
 
 // What `tinyformer info` and the page show: {"config", "train" (or null), "task", "step", "vocab",
 // "resumable", "parameters" (the count), "table" (parameter_table_json of the tensors), "losses" (the
-// loss history, null for a skipped step), "metadata" (the rest)}.
+// loss history, null for a skipped step), "timeline" (the steps of its snapshots), "metadata" (the rest)}.
 nlohmann::json describe_saved_run(const SavedRun& run);
 
 // The model with the file's parameters, on `device`.
