@@ -216,6 +216,39 @@ std::unique_ptr<Handle> load_model(double pointer, double size) {
 std::string inspect_checkpoint(double pointer, double size) {
   return guarded([&] { return describe_saved_run(saved_run_of(pointer, size)).dump(); });
 }
+// A checkpoint's timeline: [{step, weights: [{name, shape, data}]}], by step.
+val timeline_of(double pointer, double size) {
+  return guarded([&] {
+    val out = val::array();
+    for (const auto& [step, params] : saved_run_of(pointer, size).file.timeline) {
+      val weights = val::array(), snapshot = val::object();
+      for (const auto& [name, t] : params) {
+        val w = tensor_data(t);
+        w.set("name", name);
+        weights.call<void>("push", w);
+      }
+      snapshot.set("step", static_cast<double>(step));
+      snapshot.set("weights", weights);
+      out.call<void>("push", snapshot);
+    }
+    return out;
+  });
+}
+// The checkpoint's bytes written again with `timeline` ([{step, weights}]) as its timeline.
+val with_timeline(double pointer, double size, const val& timeline) {
+  return guarded([&] {
+    Checkpoint ck = saved_run_of(pointer, size).file;
+    ck.timeline.clear();
+    for (const val& s : emscripten::vecFromJSArray<val>(timeline)) {
+      const double step = s["step"].isNumber() ? s["step"].as<double>() : -1;
+      TF_CHECK(step >= 0 && step <= 9e15 && step == static_cast<double>(static_cast<int64_t>(step)),
+               "a timeline's step must be a whole number of steps");
+      TF_CHECK(ck.timeline.emplace(static_cast<int64_t>(step), named_tensors_of(s["weights"])).second,
+               "the timeline has step ", step, " twice");
+    }
+    return typed_array("Uint8Array", save_checkpoint_bytes(ck));
+  });
+}
 
 }  // namespace
 
@@ -262,6 +295,8 @@ EMSCRIPTEN_BINDINGS(tinyformer_session) {
   function("loadRun", &load_run);
   function("loadModel", &load_model);
   function("inspectCheckpoint", &inspect_checkpoint);
+  function("timelineOf", &timeline_of);
+  function("withTimeline", &with_timeline);
 }
 
 }  // namespace tf

@@ -128,6 +128,15 @@ export class Tinyformer {
     info.losses = info.losses.map((l) => l ?? NaN);  // JSON's null: a skipped step's loss
     return info;
   }
+  // A checkpoint's training timeline, by step: [{step, weights}] ([] when the file has none).
+  readTimeline(bytes) {
+    return withBytes(this.#wasm, bytes, (p, n) => guard(this.#wasm, () => this.#wasm.timelineOf(p, n)));
+  }
+  // The checkpoint's bytes again, carrying `timeline` ([{step, weights}], as readTimeline gives it).
+  withTimeline(bytes, timeline) {
+    if (!Array.isArray(timeline)) fail('withTimeline needs [{step, weights}]');
+    return withBytes(this.#wasm, bytes, (p, n) => guard(this.#wasm, () => this.#wasm.withTimeline(p, n, timeline)));
+  }
 
   positionalEncoding({ positions = 32, dim = 64 } = {}) {
     return parseFigure(guard(this.#wasm, () => this.#wasm.positionalEncoding(positions, dim)));

@@ -138,6 +138,7 @@ export interface CheckpointInfo {
   table: ParameterReport;    // a row per stored parameter, totals per group
   resumable: boolean;        // holds a training config and optimizer state (loadRun works)
   losses: number[];          // the loss of every step the run took (NaN: skipped); empty when not stored
+  timeline: number[];        // the steps of the training timeline it carries (docs/checkpoints.md), by step
   metadata: Record<string, string>;  // the file's other metadata
 }
 
@@ -219,6 +220,11 @@ export interface Tinyformer {
   // A model from any checkpoint (weights only is enough), for viewing and writing.
   loadModel(bytes: Uint8Array): Model;
   inspectCheckpoint(bytes: Uint8Array): CheckpointInfo;
+  // A checkpoint's training timeline (its snapshots under step_<N>/ names), by step; [] when it has none.
+  readTimeline(bytes: Uint8Array): Snapshot[];
+  // The checkpoint's bytes again, carrying `timeline` (at most 64 steps, none past the file's step, each
+  // snapshot with exactly the file's parameter names and shapes: refused otherwise).
+  withTimeline(bytes: Uint8Array, timeline: Snapshot[]): Uint8Array;
 
   // ---- section A figures (small random pieces with the project's generator) ----
   // A1: arrays encoding [positions, dim], similarity [positions, positions].
@@ -262,6 +268,8 @@ export interface SorterAttention {
 
 // A model's parameters by name (Model.readWeights, Model.setWeights).
 export type NamedWeights = { name: string; shape: number[]; data: Float32Array }[];
+// A model's parameters at one step of its training timeline.
+export type Snapshot = { step: number; weights: NamedWeights };
 
 // The logit lens (Model.logitLens): rows are the embeddings (0) and each block's output (i + 1).
 export interface LogitLens {
