@@ -1,5 +1,6 @@
 // Section E in the browser: the logit lens (E2) and activation patching (E3) on the learner's own models,
 // redrawn by themselves while a story model trains, and on a trained toy transformer, the toy's answers.
+// The timeline (E1) in the page: timeline-page.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -88,43 +89,5 @@ test('on a trained toy transformer the lens\'s last block finds the masked word 
     assert.ok(clean > 0.9 && corrupted < 0.1, `"alive" after "cat" ${clean}, after "box" ${corrupted}`);
     const restored = await page.locator('#exp-E3 canvas').nth(1).evaluate((c) => JSON.parse(c.dataset.xLabels));
     assert.deepEqual(restored, ['the', 'cat', 'is', '_'], 'blocks x positions has the clean sentence as columns');
-  });
-});
-
-// The attention map C4 shows now, with the step it says it shows.
-const attentionShown = (page) => page.evaluate(async () => {
-  for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);  // the heatmaps draw at their first layout
-  const card = document.querySelector('#exp-C4');
-  return { step: Number(card.dataset.step), pixels: [...card.querySelectorAll('canvas')].map((c) => c.toDataURL()).join() };
-});
-
-test('the timeline keeps a story run every 50 steps; scrubbing to step 50 shows that model, and back to now the latest', async () => {
-  await withPage(`${NO_CORPUS}&${SMALL}&c1.steps=300#C`, async (page) => {
-    await page.evaluate(() => window.lab.corpus.useBuiltin());
-    await page.waitForFunction(() => window.lab.corpus.state.status === 'ready', null, { timeout: 60_000 });
-    await panelButton(page, 'stories-diffusion', 'Start').click();
-    await waitForPanel(page, 'stories-diffusion', { state: 'done', minStep: 300 });
-    const scrubber = page.locator('.timeline[data-slot="stories-diffusion"]');
-    assert.equal(await scrubber.getAttribute('data-steps'), '0 50 100 150 200 250 300');
-    await page.waitForFunction(() => Number(document.querySelector('#exp-C4').dataset.step) === 300, null, { timeout: 60_000 });
-    const now = await attentionShown(page);
-
-    const slide = (index) => scrubber.locator('input[type=range]').evaluate((input, i) => {
-      input.value = String(i);
-      input.dispatchEvent(new Event('input'));
-    }, index);
-    await slide(1);
-    await page.waitForFunction(() => Number(document.querySelector('#exp-C4').dataset.step) === 50, null, { timeout: 60_000 });
-    const then = await attentionShown(page);
-    assert.equal(await scrubber.getAttribute('data-at'), '50');
-    assert.notEqual(then.pixels, now.pixels, 'the model at step 50 attends otherwise than at step 300');
-    assert.match(await page.locator('#exp-C4 .story-meta').textContent(), /at step 50 \(timeline\)/);
-
-    await slide(7);  // past the last snapshot: the model now
-    await page.waitForFunction(() => Number(document.querySelector('#exp-C4').dataset.step) === 300, null, { timeout: 60_000 });
-    assert.equal((await attentionShown(page)).pixels, now.pixels);
-    await slide(1);
-    await page.waitForFunction(() => Number(document.querySelector('#exp-C4').dataset.step) === 50, null, { timeout: 60_000 });
-    assert.equal((await attentionShown(page)).pixels, then.pixels, 'the snapshot is read back the same every time');
   });
 });

@@ -54,7 +54,7 @@ test('every module of the page sits in its role folder and imports only what its
     }
   }
   const fromWorker = modules.filter((n) => n.startsWith('worker/')).flatMap(importsOf).filter((t) => !t.startsWith('worker/'));
-  assert.deepEqual([...new Set(fromWorker)].sort(), ['shared/device-choice.js', 'shared/protocol.js', 'wasm/tinyformer.js']);
+  assert.deepEqual([...new Set(fromWorker)].sort(), ['shared/device-choice.js', 'shared/protocol.js', 'shared/timeline-thinning.js', 'wasm/tinyformer.js']);
 });
 
 // One concern per file: a module that grows past this is split (the training panel: run, settings, saves).

@@ -1,16 +1,17 @@
 // What the lab keeps across reloads, in IndexedDB: training runs (checkpoint bytes, loss history and
-// settings, by slot), story corpora (by source) and small settings. IndexedDB rather than localStorage
+// settings, by slot), their timelines' snapshots (by [slot, run, step]: widgets/timeline-saves.js), story
+// corpora (by source) and small settings. IndexedDB rather than localStorage
 // because checkpoints and corpora are megabytes of binary data. A failed write (a full quota above all)
 // becomes a message that says what was not kept; the browser is asked to keep the data (persist).
 const DB_NAME = 'tinyformer-lab';
-const STORES = ['runs', 'corpora', 'meta'];
+const STORES = ['runs', 'snapshots', 'corpora', 'meta'];
 
 let opened = null;
 
 function open() {
   if (!opened) {
     opened = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, 1);
+      const request = indexedDB.open(DB_NAME, 2);  // 2: snapshots
       request.onupgradeneeded = () => {
         for (const name of STORES) {
           if (!request.result.objectStoreNames.contains(name)) request.result.createObjectStore(name);
@@ -39,9 +40,16 @@ export const store = {
   put: (name, key, value) => transaction(name, 'readwrite', (s) => s.put(value, key)),
   delete: (name, key) => transaction(name, 'readwrite', (s) => s.delete(key)),
   keys: (name) => transaction(name, 'readonly', (s) => s.getAllKeys()),
+  // The keys, values, or deletion of the entries whose array key starts with `prefix` ([slot], [slot, run]).
+  keysFrom: (name, prefix) => transaction(name, 'readonly', (s) => s.getAllKeys(startingWith(prefix))),
+  valuesFrom: (name, prefix) => transaction(name, 'readonly', (s) => s.getAll(startingWith(prefix))),
+  deleteFrom: (name, prefix) => transaction(name, 'readwrite', (s) => s.delete(startingWith(prefix))),
   // Forgets every saved run, corpus and setting.
   clear: () => Promise.all(STORES.map((name) => transaction(name, 'readwrite', (s) => s.clear()))),
 };
+
+// Array keys sort after numbers and strings, so [...prefix, []] follows every key that extends the prefix.
+const startingWith = (prefix) => IDBKeyRange.bound(prefix, [...prefix, []]);
 
 export const isQuotaError = (error) => Boolean(error) && (error.name === 'QuotaExceededError' || /quota/i.test(error.message || ''));
 

@@ -19,7 +19,7 @@ export const Msg = Object.freeze({
   BUILTIN_CORPUS: 'builtin-corpus',  // {bytes?} -> {text}; the embedded stories (seed 1)
   CREATE_RUN: 'create-run',     // {slot, config} -> run info; stories use the corpus set before
   LOAD_RUN: 'load-run',         // {slot, bytes, weightsOnly?} -> run info; a file without optimizer state
-                                //   (or with weightsOnly) loads as a model
+                                //   (or with weightsOnly) loads as a model; the file's timeline comes too
   LOAD_WEIGHTS: 'load-weights', // {slot, from} -> run info; slot's run takes from's weights, attention full (C10)
   INSPECT: 'inspect',           // {bytes} -> CheckpointInfo
   DROP: 'drop',                 // {slot} -> {dropped}; deletes the slot's Model/Run
@@ -29,7 +29,11 @@ export const Msg = Object.freeze({
                                 //   keeping snapshots, snapshotSeconds: of it the snapshots', timeline)
   PAUSE: 'pause',               // {slot} -> {paused}; the TRAIN request then answers {state: 'paused'}
   STOP: 'stop',                 // {slot} -> {stopped}; the TRAIN request then answers {state: 'stopped'}
-  CHECKPOINT: 'checkpoint',     // {slot} -> {bytes: Uint8Array, step}
+  CHECKPOINT: 'checkpoint',     // {slot, timeline?} -> {bytes: Uint8Array, step}; timeline: the file carries the
+                                //   slot's timeline (its snapshots under step_<N>/, docs/checkpoints.md)
+  SNAPSHOT: 'snapshot',         // {slot, step} -> the weights [{name, shape, data}] of the timeline at step
+  SET_TIMELINE: 'set-timeline', // {slot, snapshots: [{step, weights}]} -> the steps kept (a saved run's
+                                //   timeline back; each snapshot checked against the model, thinned as in memory)
   CALL: 'call',                 // {slot, method, args, at} -> the method's result; method from MODEL_METHODS; at: a timeline step
   EMBEDDING_ROWS: 'embedding-rows',  // {slot, input} -> {tokens, rows: TensorData} (course A2)
   GPU_COUNTS: 'gpu-counts',     // {reset?} -> what the WebGPU build sent the device since the last reset

@@ -3,10 +3,12 @@
 // with the last good save one click away), and files: download / upload of .safetensors checkpoints with
 // their loss history (one trained by the CLI is used at once: its settings show in the fields; before any
 // story text is chosen it loads as weights only, its vocabulary being in the file) and the loss log as JSON
-// Lines with the CLI's --log fields. It works on its panel (run state, status line, loss curve).
+// Lines with the CLI's --log fields. A saved run keeps its timeline too (timeline-saves.js), and a file
+// downloaded with its timeline brings it back. It works on its panel (run state, status line, loss curve).
 import { Msg } from '../shared/protocol.js';
-import { store } from '../page/store.js';
+import { store, storageFailure } from '../page/store.js';
 import { el, button, saveFile } from './ui.js';
+import { TimelineSaves } from './timeline-saves.js';
 
 const REFUSALS = ['skipped-step', 'not-finite'];  // TinyformerError kinds: the core refused a diverged run
 
@@ -17,6 +19,15 @@ export class RunSaves {
     this.saveMs = 0;        // how long the last save took: a slow one (a large model) makes them rarer
     this.savedStep = null;  // the step of the run as last saved, null when nothing of it is saved
     this.poison = null;     // {step, why} while the core refuses to save the run in memory (it diverged)
+    this.timeline = new TimelineSaves(panel.o.slot, { store, request: (...a) => panel.ctx.client.request(...a) });
+    this.runId = null;      // the saved run's id: its timeline's snapshots are stored under it
+    this.timelineRefused = null;  // the run whose timeline storage refused (not tried again)
+  }
+
+  // A new run (started or uploaded) in the panel: its timeline is stored apart from the last one's.
+  newRun() {
+    this.runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.panel.node.querySelector('.timeline-not-saved')?.remove();
   }
 
   // Training happened since the last save (a closing tab would lose it).
@@ -55,19 +66,42 @@ export class RunSaves {
       }
       step ??= p.stepsDone ?? 0;  // a model loaded as weights only: the step its file says
       this.clearPoison();
+      const record = {
+        bytes, step, losses: Float32Array.from(p.losses), log: [...p.log], state: p.state, savedAt: Date.now(), runId: this.runId,
+      };
       try {
-        await store.put('runs', p.o.slot, {
-          bytes, step, losses: Float32Array.from(p.losses), log: [...p.log], state: p.state, savedAt: Date.now(),
-        });
+        if (await this.timeline.roomFor(() => store.put('runs', p.o.slot, record))) {
+          this.showTimelineNote('Storage was full: the saved timelines went to make room for this run.');
+        }
       } catch (error) {
         this.showNotSaved(p.ctx.storage.failed(`${p.o.name} at step ${step}`, error));
         return;
       }
+      await this.saveTimeline();
       this.saveMs = performance.now() - began;
       this.markSaved(step);
       p.node.querySelector('.not-saved')?.remove();
       p.ctx.storage.saved();
     });
+  }
+
+  // The run's timeline joins its save: only new snapshots are written, thinned ones deleted.
+  async saveTimeline() {
+    const p = this.panel;
+    const info = p.ctx.models.get(p.o.slot);
+    if (!this.runId || this.timelineRefused === this.runId || !info || !info.parameters) return;
+    try {
+      p.node.dataset.savedTimeline = (await this.timeline.sync(this.runId, info.timeline || [], 4 * info.parameters)).join(' ');
+    } catch (error) {
+      this.timelineRefused = this.runId;
+      delete p.node.dataset.savedTimeline;
+      this.showTimelineNote(`${storageFailure(`The timeline of ${p.o.name}`, error)} The run itself is saved.`);
+    }
+  }
+
+  showTimelineNote(message) {
+    this.panel.node.querySelector('.timeline-not-saved')?.remove();
+    this.panel.node.append(el('p', { class: 'notice timeline-not-saved', role: 'status' }, message));
   }
 
   showNotSaved(message) {
@@ -130,6 +164,8 @@ export class RunSaves {
         await p.ctx.corpus.ready();
       }
       const info = await p.ctx.client.request(Msg.LOAD_RUN, { slot: p.o.slot, bytes: saved.bytes, weightsOnly });
+      this.runId = saved.runId ?? null;
+      info.timeline = (this.runId && (await this.timeline.restore(this.runId).catch(() => null))) || info.timeline;
       p.clearLosses(saved.losses, saved.log);
       p.stepsDone = info.stepsDone ?? saved.step;
       const state = !info.isRun ? 'loaded' : ['stopped', 'done'].includes(saved.state) ? saved.state
@@ -146,12 +182,14 @@ export class RunSaves {
     });
   }
 
-  async download() {
+  // timeline: the file carries the run's timeline too (its snapshots under step_<N>/ names).
+  async download({ timeline = false } = {}) {
     const p = this.panel;
     await p.guard(async () => {
-      const { bytes, step } = await p.ctx.client.request(Msg.CHECKPOINT, { slot: p.o.slot });
+      const { bytes, step } = await p.ctx.client.request(Msg.CHECKPOINT, { slot: p.o.slot, timeline });
       // The module's checkpoint carries the run's loss history itself (a typed part of the run in the core).
-      saveFile(new Blob([bytes], { type: 'application/octet-stream' }), `${p.o.slot}${step !== null ? `-step${step}` : ''}.safetensors`);
+      const name = `${p.o.slot}${step !== null ? `-step${step}` : ''}${timeline ? '-timeline' : ''}.safetensors`;
+      saveFile(new Blob([bytes], { type: 'application/octet-stream' }), name);
     });
   }
 
@@ -175,10 +213,12 @@ export class RunSaves {
       const weightsOnly = Boolean(p.o.needsCorpus && p.ctx.corpus.state.status !== 'ready');
       const loaded = await p.ctx.client.request(Msg.LOAD_RUN, { slot: p.o.slot, bytes, weightsOnly });
       this.clearPoison();
+      this.newRun();
       p.clearLosses(info.losses);  // the loss curve the file carries (empty when it has none)
       p.settings.show(info);
       p.stepsDone = loaded.stepsDone ?? info.step;
       p.status.textContent = `Loaded ${file.name}: ${loaded.parameters.toLocaleString('en')} parameters, step ${info.step}` +
+        (loaded.timeline.length ? `, with its timeline of ${loaded.timeline.length} steps` : '') +
         (loaded.isRun ? ' (training can go on).' : weightsOnly && info.resumable
           ? ' as weights only, with its own vocabulary: look inside it and write with it. To train it on, choose the story text first and upload it again.'
           : ' (weights only: look inside it and write with it).');

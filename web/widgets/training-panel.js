@@ -64,6 +64,7 @@ export class TrainingPanel {
       resume: button('Resume', () => this.resume()),
       stop: button('Stop', () => this.stop()),
       download: button('Download .safetensors', () => saves.download()),
+      downloadTimeline: button('Download with its timeline', () => saves.download({ timeline: true })),
       lossLog: button('Save the loss log (.jsonl)', () => saves.downloadLog()),
       upload: button('Upload .safetensors…', () => this.filePicker.click()),
     };
@@ -95,7 +96,7 @@ export class TrainingPanel {
       b.pause.disabled = state !== 'training';
       b.stop.disabled = state !== 'training' && state !== 'paused';
       b.resume.disabled = !(state === 'paused' || (state === 'done' && this.stepsDone < this.targetSteps()));
-      b.download.disabled = state === 'empty';
+      b.download.disabled = b.downloadTimeline.disabled = state === 'empty';
       b.lossLog.disabled = this.losses.length === 0;
       b.upload.disabled = state === 'training' || state === 'starting';
       this.node.dataset.state = state;
@@ -136,6 +137,7 @@ export class TrainingPanel {
       let info = await this.ctx.client.request(Msg.CREATE_RUN, { slot: this.o.slot, config });
       if (this.o.afterCreate) info = await this.o.afterCreate(info);
       this.saves.clearPoison();
+      this.saves.newRun();
       this.clearLosses();
       this.stepsDone = 0;
       this.lastProgress = null;  // nothing of the run before stays on show while the first steps run

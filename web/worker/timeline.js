@@ -2,8 +2,11 @@
 // 50 steps up to 1000, every 100 up to 5000, then every 500), at most TIMELINE_MAX snapshots and
 // TIMELINE_BYTES per run; past either, the snapshot whose neighbours lie closest together goes (the oldest
 // first: early snapshots are the densest). The views read a snapshot through a CPU model of the run that
-// takes its weights (pastOf).
+// takes its weights (pastOf). A saved run's timeline is also kept by the page (widgets/timeline-saves.js),
+// and a checkpoint file may carry one (setTimeline).
 import { inTurn, viewOf } from './run-slots.js';
+import { tf } from './wasm-module.js';
+import { thin, snapshotsWithin } from '../shared/timeline-thinning.js';
 
 const TIMELINE_MAX = 40;
 const TIMELINE_BYTES = 64 * 1024 * 1024;
@@ -18,20 +21,45 @@ export const timelineSteps = (s) => s.timeline.map((k) => k.step);
 export async function keepSnapshot(s) {
   const step = s.handle.stepsDone;
   const weights = await inTurn(s, () => s.handle.readWeights(), { training: true });
-  s.timeline = s.timeline.filter((k) => k.step !== step).concat({ step, weights });
-  const bytes = weights.reduce((sum, w) => sum + w.data.byteLength, 0);
-  thin(s.timeline, Math.max(2, Math.min(TIMELINE_MAX, Math.floor(TIMELINE_BYTES / bytes))));
+  fit(s, s.timeline.filter((k) => k.step !== step).concat({ step, weights }));
 }
 
-// Drops snapshots, never the first or the last, where the steps lie closest together (earliest first).
-export function thin(timeline, most) {
-  while (timeline.length > most) {
-    let drop = 1;
-    for (let i = 2; i < timeline.length - 1; i++) {
-      if (timeline[i + 1].step - timeline[i - 1].step < timeline[drop + 1].step - timeline[drop - 1].step) drop = i;
-    }
-    timeline.splice(drop, 1);
+// The bytes of one snapshot's weights.
+export const snapshotBytes = (weights) => weights.reduce((sum, w) => sum + w.data.byteLength, 0);
+
+// `timeline` ([{step, weights}]) becomes the slot's, by step and thinned to the memory's limits.
+function fit(s, timeline) {
+  timeline.sort((a, b) => a.step - b.step);
+  s.timeline = timeline.length ? thin(timeline, snapshotsWithin(TIMELINE_BYTES, snapshotBytes(timeline[0].weights), TIMELINE_MAX)) : [];
+  s.pastStep = -1;  // the past model may hold a snapshot that is gone
+}
+
+// A timeline that comes with the run (a checkpoint file's, a saved run's), checked by the model itself: a
+// snapshot of other names or shapes is refused and nothing changes.
+export async function setTimeline(s, timeline, loadModel, loadView) {
+  for (const k of timeline) {
+    if (!(k.step <= (s.isRun ? s.handle.stepsDone : Infinity))) throw new Error(`a snapshot at step ${k.step} is past the run's ${s.handle.stepsDone} steps`);
   }
+  s.pastStep = -1;
+  const past = await pastModel(s, loadModel, loadView);
+  for (const k of timeline) past.setWeights(k.weights);
+  fit(s, [...timeline]);
+  return timelineSteps(s);
+}
+
+// The slot's checkpoint {bytes, step} (step: null for a model), carrying its timeline when `timeline` is set.
+export function checkpointOf(s, timeline) {
+  return inTurn(s, async () => {
+    const bytes = await s.handle.readCheckpoint();
+    return { bytes: timeline ? tf.withTimeline(bytes, s.timeline) : bytes, step: s.isRun ? s.handle.stepsDone : null };
+  });
+}
+
+// A copy of the snapshot at `step` (the slot keeps its own: the copy may be moved to the page).
+export function snapshotAt(s, step) {
+  const snapshot = s.timeline.find((k) => k.step === step);
+  if (!snapshot) throw new Error(`the timeline has no step ${step}: it keeps ${timelineSteps(s).join(', ') || 'none yet'}`);
+  return snapshot.weights.map((w) => ({ ...w, data: w.data.slice() }));
 }
 
 // A CPU model with the weights the run had at `step` (a step of its timeline), made once per slot by
@@ -39,9 +67,14 @@ export function thin(timeline, most) {
 export async function pastOf(s, step, loadModel, loadView) {
   const snapshot = s.timeline.find((k) => k.step === step);
   if (!snapshot) throw new Error(`the timeline has no step ${step}: it keeps ${timelineSteps(s).join(', ') || 'none yet'}`);
-  if (s.pastStep === step) return s.past;
-  s.past ||= loadModel((await viewOf(s, loadView)).checkpoint());
-  s.past.setWeights(snapshot.weights);
+  if (s.pastStep === step && s.past) return s.past;
+  const past = await pastModel(s, loadModel, loadView);
+  past.setWeights(snapshot.weights);
   s.pastStep = step;
+  return past;
+}
+
+async function pastModel(s, loadModel, loadView) {
+  s.past ||= loadModel((await viewOf(s, loadView)).checkpoint());
   return s.past;
 }

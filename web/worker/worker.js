@@ -14,7 +14,7 @@ import { Device } from '../shared/device-choice.js';
 import { dropView, inTurn, inTurns, newSlot, onTurnWait, release, slotOf, slots, viewOf } from './run-slots.js';
 import { device, deviceFailed, init, loseDevice, moduleInfo, needModule, probeFacts, tf } from './wasm-module.js';
 import { isDeviceFailure } from './webgpu-device.js';
-import { keepSnapshot, nextMark, pastOf, timelineSteps } from './timeline.js';
+import { checkpointOf, keepSnapshot, nextMark, pastOf, setTimeline, snapshotAt, timelineSteps } from './timeline.js';
 
 const CHUNK_SECONDS = 0.5;
 const PROFILED_CHUNK_EVERY = 4;  // the profiler times one training chunk in this many (chunkSteps)
@@ -33,7 +33,7 @@ function describe(name) {
     slot: name, isRun, config: handle.config, parameters: params.total, groups: params.groups,
     vocabularySize: handle.vocabulary.length, task: isRun ? handle.task : null,
     trainConfig: isRun ? handle.trainConfig : null, stepsDone: isRun ? handle.stepsDone : null,
-    corpusSource: isRun && handle.task === 'stories' ? corpus && corpus.source : null,
+    corpusSource: isRun && handle.task === 'stories' ? corpus && corpus.source : null, timeline: timelineSteps(slotOf(name)),
   };
 }
 
@@ -52,6 +52,8 @@ function storyText() {
 
 // The CPU copy of a WebGPU run that its views read (run-slots.js viewOf).
 const loadView = (bytes, task) => tf.loadRun(bytes, task === 'stories' ? storyText() : undefined, { device: 'cpu' });
+const loadPast = (bytes) => tf.loadModel(bytes);  // a CPU model for the timeline's snapshots
+const timelineOf = ({ slot, snapshots }) => setTimeline(slotOf(slot), snapshots, loadPast, loadView);
 
 function createRun({ slot, config }) {
   const m = needModule();
@@ -60,12 +62,15 @@ function createRun({ slot, config }) {
 }
 
 // A resumable file becomes a run, any other a model to view; the checkpoint says which, and its task.
-// weightsOnly: load a run's file as a model (a story run before any story text is chosen).
-function loadRun({ slot, bytes, weightsOnly = false }) {
+// weightsOnly: load a run's file as a model (a story run before any story text is chosen). The file's
+// timeline (if any) becomes the slot's.
+async function loadRun({ slot, bytes, weightsOnly = false }) {
   const m = needModule();
   const info = m.inspectCheckpoint(bytes);
-  if (!info.resumable || weightsOnly) return place(slot, m.loadModel(bytes), false);
-  return place(slot, m.loadRun(bytes, info.task === 'stories' ? storyText() : undefined), true);
+  if (!info.resumable || weightsOnly) place(slot, m.loadModel(bytes), false);
+  else place(slot, m.loadRun(bytes, info.task === 'stories' ? storyText() : undefined), true);
+  if (info.timeline.length) await timelineOf({ slot, snapshots: m.readTimeline(bytes) });
+  return describe(slot);
 }
 
 // Course C10: a diffusion run started from a trained causal model's weights, attention switched to full.
@@ -161,7 +166,7 @@ async function callMethod({ slot, method, args = [], at = null }) {
   if (!MODEL_METHODS.includes(method)) throw new Error(`${method} is not a model method the page may call`);
   const s = slotOf(slot);
   if (typeof s.handle[method] !== 'function') throw new Error(`${slot} has no ${method}`);
-  const handle = at === null ? await viewOf(s, loadView) : await pastOf(s, at, (bytes) => tf.loadModel(bytes), loadView);
+  const handle = at === null ? await viewOf(s, loadView) : await pastOf(s, at, loadPast, loadView);
   return handle[method](...args);
 }
 
@@ -214,10 +219,9 @@ const handlers = {
   [Msg.TRAIN]: train,
   [Msg.PAUSE]: (m) => control(m, 'pause'),
   [Msg.STOP]: (m) => control(m, 'stop'),
-  [Msg.CHECKPOINT]: ({ slot }) => {
-    const s = slotOf(slot);
-    return inTurn(s, async () => ({ bytes: await s.handle.readCheckpoint(), step: s.isRun ? s.handle.stepsDone : null }));
-  },
+  [Msg.CHECKPOINT]: ({ slot, timeline = false }) => checkpointOf(slotOf(slot), timeline),
+  [Msg.SNAPSHOT]: ({ slot, step }) => snapshotAt(slotOf(slot), step),
+  [Msg.SET_TIMELINE]: timelineOf,
   [Msg.CALL]: callMethod,
   [Msg.EMBEDDING_ROWS]: embeddingRows,
   [Msg.GPU_COUNTS]: ({ reset = false }) => {
