@@ -81,14 +81,16 @@ function countPersistRequests() {
   };
 }
 
-const savedRuns = (page) => page.evaluate(() => new Promise((resolve, reject) => {
+// The keys of one IndexedDB store of the lab: 'runs' (by slot), 'snapshots' ([slot, run, step]).
+const storedKeys = (page, name) => page.evaluate((store) => new Promise((resolve, reject) => {
   const open = indexedDB.open('tinyformer-lab');
   open.onsuccess = () => {
-    const request = open.result.transaction('runs').objectStore('runs').getAllKeys();
+    const request = open.result.transaction(store).objectStore(store).getAllKeys();
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   };
-}));
+}), name);
+const savedRuns = (page) => storedKeys(page, 'runs');
 
 test('the storage line shows what is used, forgets saved runs, and unsaved training asks before the tab closes', () => withLab({}, async ({ page, errors, lab, browser }) => {
   await page.addInitScript(countPersistRequests);
@@ -105,6 +107,8 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
     return p.dataset.saved === p.dataset.step;
   });
   assert.deepEqual(await savedRuns(page), ['toy-notalking']);
+  await page.waitForFunction(() => document.querySelector('.trainer[data-slot="toy-notalking"]').dataset.savedTimeline?.startsWith('0 50 100'));
+  assert.ok((await storedKeys(page, 'snapshots')).length >= 3, 'the saved run\'s timeline is stored');
   assert.equal(await page.evaluate(() => window.persistRequests), 1, 'persistent storage asked for once, at the first save');
   await page.waitForFunction(() => Number(document.getElementById('storage-status').dataset.usage) > 0);
   assert.match(await page.locator('#storage-status .storage-text').textContent(),
@@ -114,6 +118,7 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
   await page.locator('#storage-status button', { hasText: 'Forget saved runs and corpus' }).click();
   await page.waitForFunction(() => /^Forgot the saved runs and corpus/.test(document.querySelector('#storage-status .storage-text').textContent));
   assert.deepEqual(await savedRuns(page), []);
+  assert.deepEqual(await storedKeys(page, 'snapshots'), [], 'forgetting the saves forgets their timelines');
   assert.equal(await toy.getAttribute('data-saved'), null);
 
   // the paused run is no longer saved anywhere: closing the tab asks first
@@ -123,5 +128,24 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
   assert.equal(dialog.type(), 'beforeunload');
   await dialog.dismiss();
   assert.equal(page.isClosed(), false);
+  assert.deepEqual(errors, []);
+}));
+
+test('when storage cannot hold a run and its timeline, the run is saved and the timeline said not to be', () => withLab({}, async ({ page, errors, lab }) => {
+  // The toy transformer's save takes 200 KB once it trains (weights and Adam's two moments), each snapshot
+  // 63 KB: 240 KB hold the run alone.
+  await page.addInitScript(limitStorage, 240 * 1024);
+  await page.goto(`${lab.url}?b3.steps=100#B`);
+  await waitForModule(page);
+  await waitForViews(page, 'B');
+  const toy = panel(page, 'toy-transformer');
+  await toy.locator('button', { hasText: 'Start' }).click();
+  await waitForPanel(page, 'toy-transformer', { state: 'done', minStep: 100 });
+  await page.waitForFunction(() => document.querySelector('.trainer[data-slot="toy-transformer"]').dataset.saved === '100');
+  assert.match(await toy.locator('.timeline-not-saved').textContent(),
+    /^The timeline of MyTransformer was not saved: the browser's storage for this page is full\..* The run itself is saved\.$/);
+  assert.deepEqual(await storedKeys(page, 'snapshots'), []);
+  assert.equal(await toy.locator('.not-saved').count(), 0, 'the run\'s own save went through');
+  assert.equal(await page.locator('.timeline[data-slot="toy-transformer"]').getAttribute('data-steps'), '0 50 100', 'the timeline stays in memory');
   assert.deepEqual(errors, []);
 }));
