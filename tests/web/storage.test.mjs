@@ -112,7 +112,7 @@ test('the storage line shows what is used, forgets saved runs, and unsaved train
   assert.equal(await page.evaluate(() => window.persistRequests), 1, 'persistent storage asked for once, at the first save');
   await page.waitForFunction(() => Number(document.getElementById('storage-status').dataset.usage) > 0);
   assert.match(await page.locator('#storage-status .storage-text').textContent(),
-    /^Saved runs and corpus: \d+(\.\d)? MB of \d+(\.\d)? MB \((kept by the browser|the browser may clear them when space is short)\); each saved run keeps its timeline in at most 32 MiB\.$/);
+    /^Saved runs and corpus: \d+(\.\d)? MB of \d+(\.\d)? MB \((kept by the browser|the browser may clear them when space is short)\); each saved run keeps its timeline \(40 snapshots at most\) in 64 MiB at most\.$/);
 
   page.once('dialog', (dialog) => dialog.accept());
   await page.locator('#storage-status button', { hasText: 'Forget saved runs and corpus' }).click();

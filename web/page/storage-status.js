@@ -5,7 +5,7 @@
 // memory. Events: 'forget' after the saved data was cleared (panels then know nothing is saved).
 import { askPersistence, store, storageEstimate, storageFailure } from './store.js';
 import { button, el } from '../widgets/ui.js';
-import { SAVED_TIMELINE_BYTES } from '../widgets/timeline-saves.js';
+import { TIMELINE_BYTES, TIMELINE_MAX } from '../shared/timeline-thinning.js';
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
 
@@ -30,7 +30,7 @@ export class StorageStatus extends EventTarget {
     }
     const kept = e.persisted ? 'kept by the browser' : 'the browser may clear them when space is short';
     this.text.textContent = `Saved runs and corpus: ${megabytes(e.usage)} of ${megabytes(e.quota)} (${kept}); ` +
-      `each saved run keeps its timeline in at most ${SAVED_TIMELINE_BYTES / 2 ** 20} MiB.`;
+      `each saved run keeps its timeline (${TIMELINE_MAX} snapshots at most) in ${TIMELINE_BYTES / 2 ** 20} MiB at most.`;
     this.node.dataset.usage = String(e.usage);
   }
 

@@ -1,6 +1,11 @@
 // How E1's timeline thins, shared by the worker's memory (worker/timeline.js) and the saved runs' storage
 // (widgets/timeline-saves.js), so both drop the same snapshots: never the first or the last, and where the
-// steps lie closest together (the oldest first: early snapshots are the densest).
+// steps lie closest together (the oldest first: early snapshots are the densest). One budget holds a run's
+// timeline in the worker's memory and a saved run's in the browser's storage, so a reload brings back what
+// was shown.
+
+export const TIMELINE_MAX = 40;                  // snapshots per run at most
+export const TIMELINE_BYTES = 64 * 1024 * 1024;  // their weights' bytes per run at most (64 MiB)
 
 // Drops entries of `timeline` ([{step, ...}] by step) until at most `most` remain.
 export function thin(timeline, most) {

@@ -1,23 +1,21 @@
 // E1's timeline kept with a saved run: its snapshots in IndexedDB ('snapshots', key [slot, run, step]; run is
 // the save's own id, so a new run in the panel never takes an old run's snapshot of the same step). Each
 // snapshot is written once and deleted when the timeline thins it: the autosave every 2 s writes only what
-// is new. A saved run's timeline holds at most SAVED_TIMELINE_BYTES, thinned as the worker thins its memory
-// (shared/timeline-thinning.js: the first and last stay, the densest stretch goes). When storage refuses (a
+// is new. A saved run's timeline keeps to the memory's budget (TIMELINE_BYTES, TIMELINE_MAX), thinned as the
+// worker thins its memory (shared/timeline-thinning.js: the first and last stay, the densest stretch goes). When storage refuses (a
 // full quota) the timeline goes, never the run: the run is saved first, and made room for by dropping
 // every saved timeline.
 import { Msg } from '../shared/protocol.js';
-import { thin, snapshotsWithin } from '../shared/timeline-thinning.js';
+import { thin, snapshotsWithin, TIMELINE_BYTES, TIMELINE_MAX } from '../shared/timeline-thinning.js';
 import { isQuotaError } from '../page/store.js';
 
-export const SAVED_TIMELINE_BYTES = 32 * 1024 * 1024;  // one saved run's snapshots at most
-
 // The steps of `steps` a saved run keeps, with snapshots of `snapshotBytes` each, within `budget`.
-export const stepsToSave = (steps, snapshotBytes, budget = SAVED_TIMELINE_BYTES) =>
-  thin(steps.map((step) => ({ step })), snapshotsWithin(budget, snapshotBytes)).map((k) => k.step);
+export const stepsToSave = (steps, snapshotBytes, budget = TIMELINE_BYTES) =>
+  thin(steps.map((step) => ({ step })), snapshotsWithin(budget, snapshotBytes, TIMELINE_MAX)).map((k) => k.step);
 
 export class TimelineSaves {
   // store: page/store.js's (a test's with the same calls); request: the worker's (LabClient.request).
-  constructor(slot, { store, request, budget = SAVED_TIMELINE_BYTES }) {
+  constructor(slot, { store, request, budget = TIMELINE_BYTES }) {
     Object.assign(this, { slot, store, request, budget });
   }
 

@@ -6,10 +6,8 @@
 // and a checkpoint file may carry one (setTimeline).
 import { inTurn, viewOf } from './run-slots.js';
 import { tf } from './wasm-module.js';
-import { thin, snapshotsWithin } from '../shared/timeline-thinning.js';
+import { thin, snapshotsWithin, TIMELINE_BYTES, TIMELINE_MAX } from '../shared/timeline-thinning.js';
 
-const TIMELINE_MAX = 40;
-const TIMELINE_BYTES = 64 * 1024 * 1024;
 const markEvery = (step) => (step < 1000 ? 50 : step < 5000 ? 100 : 500);
 
 // The step after `step` at which the timeline keeps the run (a training chunk ends there).
