@@ -157,23 +157,25 @@ TEST_SUITE("saved_run") {
     struct Case {
       std::string json, message;
     };
-    for (const Case& c : std::vector<Case>{
-             {"{\"dim\": 31.5}", "model config field 'dim' has the wrong type: must be an integer, got 31.5"},
-             {"{\"dim\": 1e300}",
-              "model config field 'dim' has the wrong type: must be an integer, got 1e+300"},
-             {"{\"dim\": 18446744073709551615}",
-              "model config field 'dim' must be -1099511627776..1099511627776"},
-             {"{\"kind\": 3}",
-              "model config field 'kind' has the wrong type: must be a string, got a number"},
-             {"{\"causal\": 1}",
-              "model config field 'causal' has the wrong type: must be true or false, got 1"},
-             {"[1]", "model config must be a JSON object, got an array"},
-             {"{\"dim\": ", "model config is not valid JSON (at byte 9)"}}) {
-      CAPTURE(c.json);
-      CHECK_THROWS_WITH_AS(ModelConfig::from_json(c.json), doctest::Contains(c.message.c_str()), Error);
-    }
-    for (const Case& c : std::vector<Case>{
-             {"{\"task\": \"toy\", \"steps\": 31.5}",
+    // Each case's JSON refused by `parse` with its message.
+    auto refuses = [](auto parse, const std::vector<Case>& cases) {
+      for (const Case& c : cases) {
+        CAPTURE(c.json);
+        CHECK_THROWS_WITH_AS(parse(c.json), doctest::Contains(c.message.c_str()), Error);
+      }
+    };
+    refuses(
+        ModelConfig::from_json,
+        {{"{\"dim\": 31.5}", "model config field 'dim' has the wrong type: must be an integer, got 31.5"},
+         {"{\"dim\": 1e300}", "model config field 'dim' has the wrong type: must be an integer, got 1e+300"},
+         {"{\"dim\": 18446744073709551615}",
+          "model config field 'dim' must be -1099511627776..1099511627776"},
+         {"{\"kind\": 3}", "model config field 'kind' has the wrong type: must be a string, got a number"},
+         {"{\"causal\": 1}", "model config field 'causal' has the wrong type: must be true or false, got 1"},
+         {"[1]", "model config must be a JSON object, got an array"},
+         {"{\"dim\": ", "model config is not valid JSON (at byte 9)"}});
+    refuses(TrainConfig::from_json,
+            {{"{\"task\": \"toy\", \"steps\": 31.5}",
               "training config field 'steps' has the wrong type: must be an integer, got 31.5"},
              {"{\"task\": \"toy\", \"steps\": \"10\"}",
               "training config field 'steps' has the wrong type: must be an integer, got \"10\""},
@@ -182,10 +184,7 @@ TEST_SUITE("saved_run") {
              {"{\"task\": \"toy\", \"seed\": -1}",
               "training config field 'seed' has the wrong type: must be a non-negative integer"},
              {"{\"task\": 7}", "training config field 'task' has the wrong type: must be a string"},
-             {"{\"task\": \"toy\", \"model\": 5}", "training config field 'model' must be a JSON object"}}) {
-      CAPTURE(c.json);
-      CHECK_THROWS_WITH_AS(TrainConfig::from_json(c.json), doctest::Contains(c.message.c_str()), Error);
-    }
+             {"{\"task\": \"toy\", \"model\": 5}", "training config field 'model' must be a JSON object"}});
     for (const char* bad : {"{\"dim\": 31.5}", "{", "[]", "{\"kind\": []}"}) {
       try {
         ModelConfig::from_json(bad);

@@ -61,8 +61,14 @@ void check_shards_add_up(const Module& net, int ranks, Loss loss) {
   CHECK(relative_difference(summed, expected) <= 1e-5f);
 }
 
-// diffusion_loss against cross-entropy over every row of forward(), weighted by the same mask.
-void check_matches_all_rows(const TokenModel& net, const Ids& x0, int32_t mask_id) {
+// diffusion_loss against cross-entropy over every row of forward(), weighted by the same mask: a Net made
+// from `config` with weights from `seed`, on a batch of 8 x 6 ids below the mask id 13 from `ids_seed`.
+template <class Net>
+void check_matches_all_rows(const ModelConfig& config, uint64_t seed, uint64_t ids_seed) {
+  Rng rng(seed);
+  const Net net(config, rng);
+  const int32_t mask_id = 13;
+  const Ids x0 = testing::random_ids(8, 6, mask_id, ids_seed);
   Rng a(11), b(11);
   Tensor picked = diffusion_loss(net, x0, mask_id, a);
   MaskedBatch m = mask_for_diffusion(x0, mask_id, b);
@@ -74,23 +80,17 @@ void check_matches_all_rows(const TokenModel& net, const Ids& x0, int32_t mask_i
 
 TEST_SUITE("losses") {
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (MyTransformer)") {
-    Rng rng(1);
-    MyTransformer net(ModelConfig::transformer(14, 32, 2, 2), rng);
-    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 2), 13);
+    check_matches_all_rows<MyTransformer>(ModelConfig::transformer(14, 32, 2, 2), 1, 2);
   }
 
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (one block)") {
     // The last block picks the rows after attention: with one block, the token table's gradient reaches
     // unmasked positions only through the keys and values that the masked ones attend to.
-    Rng rng(3);
-    MyTransformer net(ModelConfig::transformer(14, 32, 2, 1), rng);
-    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 4), 13);
+    check_matches_all_rows<MyTransformer>(ModelConfig::transformer(14, 32, 2, 1), 3, 4);
   }
 
   TEST_CASE("the diffusion loss over masked rows equals the all-rows loss and gradients (default rows)") {
-    Rng rng(2);
-    NoTalking net(ModelConfig::transformer(14, 16, 1, 1), rng);
-    check_matches_all_rows(net, testing::random_ids(8, 6, 13, 3), 13);
+    check_matches_all_rows<NoTalking>(ModelConfig::transformer(14, 16, 1, 1), 2, 3);
   }
 
   TEST_CASE("forward_rows gives the chosen rows of forward") {
