@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of fuzz/corpus/ (committed; run again only when a format changes):
 tiny checkpoints trained by the native CLI (toy, sorter, stories; with and without optimizer state; the toy
-one also with float32 step counts, as files from before I64 counts hold them),
+one also with float32 step counts, as files from before I64 counts hold them, and its weights with a
+training timeline),
 safetensors files in every dtype the reader converts, the configs those checkpoints carry, training runs
 (config, text and held-out text, NUL-separated), texts and vocabularies for the tokenizer, and command lines
 (NUL-separated words). Usage: python3 fuzz/make_seeds.py [path/to/tinyformer]"""
@@ -58,6 +59,15 @@ def with_float_counts(data):
     return safetensors(tensors, header["__metadata__"])
 
 
+def with_timeline(data, steps):
+    """The checkpoint carrying a training timeline: its parameters again under step_<N>/ for each step."""
+    header, body = read_safetensors(data)
+    tensors = [(k, v["dtype"], v["shape"], body[v["data_offsets"][0]:v["data_offsets"][1]])
+               for k, v in header.items() if k != "__metadata__"]
+    params = [t for t in tensors if not t[0].startswith("optim.")]
+    return safetensors(tensors + [(f"step_{n}/{t[0]}", *t[1:]) for n in steps for t in params], header["__metadata__"])
+
+
 def train(tmp, name, *args):
     path = os.path.join(tmp, name + ".safetensors")
     subprocess.run([CLI, "train", "--steps", "2", "--no-eval", "--save", path, *args], check=True,
@@ -96,6 +106,7 @@ def main():
         write("train_step", name, meta["tinyformer.train"] + "\0" + story + "\0" + story[:40])
     write("wasm_entry_points", "toy.safetensors", cks["toy"])
     write("checkpoint_model", "toy-float-counts.safetensors", with_float_counts(cks["toy"]))
+    write("checkpoint_model", "toy-weights-timeline.safetensors", with_timeline(weights_only(cks["toy"]), [0, 2]))
     write("safetensors_round_trip", "toy-weights.safetensors", weights_only(cks["toy"]))
     write("safetensors_round_trip", "huge-zero-f16.safetensors",  # read, then its F32 copy was refused
           safetensors([("t", "F16", [2**62 + 1, 0], b"")]))
