@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checkpoint/checkpoint.hpp"
+#include "checkpoint_fixtures.hpp"
 #include "io/file_bytes.hpp"
 #include "io/safetensors.hpp"
 #include "nn/layers.hpp"
@@ -24,59 +25,10 @@
 #include "util/rng.hpp"
 
 using namespace tf;
+using namespace tf::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A small model with nested names: embed.weight, norm.weight, norm.bias, out.weight, out.bias.
-class TinyNet : public Module {
- public:
-  TinyNet(int64_t vocab, int64_t dim, uint64_t seed)
-      : rng_(seed), embed(vocab, dim, rng_), norm(dim), out(dim, vocab, true, rng_) {
-    register_module("embed", embed);
-    register_module("norm", norm);
-    register_module("out", out);
-  }
-
- private:
-  Rng rng_;
-
- public:
-  Embedding embed;
-  LayerNorm norm;
-  Linear out;
-};
-
-std::vector<uint32_t> bits_of(const Tensor& t) {
-  std::vector<float> v = t.to_vector();
-  std::vector<uint32_t> out(v.size());
-  if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * 4);
-  return out;
-}
-
-// Every parameter's bits, to show a model did or did not change.
-std::vector<std::vector<uint32_t>> snapshot(const Module& m) {
-  std::vector<std::vector<uint32_t>> out;
-  for (const auto& [name, t] : m.named_parameters()) out.push_back(bits_of(t));
-  return out;
-}
-
-constexpr int64_t kBigCount = (int64_t{1} << 40) + 3;  // float32 would store 2^40
-
-Checkpoint checkpoint_of(const TinyNet& model) {
-  Checkpoint ck;
-  ck.config_json = ModelConfig::transformer(6, 4, 1, 1).to_json();
-  ck.vocab = {"<unk>", "_", "the", "cat", "don't", "\xc3\xa9t\xc3\xa9"};
-  ck.step = 1234;
-  Rng rng(99);
-  rng.normal();  // leaves a spare normal, so all four state words matter
-  ck.rng_state = rng.state();
-  ck.metadata = {{"task", "toy"}, {"schedule.lr", "0.001"}};
-  for (const auto& [name, t] : model.named_parameters()) ck.params.emplace_back(name, t.clone());
-  ck.optimizer_state.counts = {{"step", kBigCount}};
-  ck.optimizer_state.slots = {{"m.embed.weight", Tensor::full(Shape{6, 4}, 0.5f)}};
-  return ck;
-}
 
 // A file written by hand: header JSON, then the data bytes.
 std::vector<uint8_t> file_of(const std::string& header, const std::vector<uint8_t>& data) {
@@ -90,17 +42,6 @@ std::vector<uint8_t> file_of(const std::string& header, const std::vector<uint8_
 std::string metadata_json() {
   return "\"__metadata__\":{\"tinyformer.format\":\"1\",\"tinyformer.config\":" +
          nlohmann::json(ModelConfig::sorter().to_json()).dump() + "}";
-}
-
-void check_same_tensors(const std::vector<std::pair<std::string, Tensor>>& a,
-                        const std::vector<std::pair<std::string, Tensor>>& b) {
-  REQUIRE(a.size() == b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    CAPTURE(a[i].first);
-    CHECK(a[i].first == b[i].first);
-    CHECK(a[i].second.shape() == b[i].second.shape());
-    CHECK(bits_of(a[i].second) == bits_of(b[i].second));
-  }
 }
 
 using test::ScratchDir;
@@ -206,75 +147,6 @@ TEST_SUITE("checkpoint") {
     bad = ck;
     bad.step = -1;
     CHECK_THROWS_WITH_AS(save_checkpoint_bytes(bad), doctest::Contains("non-negative"), Error);
-  }
-
-  TEST_CASE("a timeline's snapshots come back by step under step_<N>/ names beside the parameters") {
-    TinyNet model(6, 4, 1);
-    Checkpoint ck = checkpoint_of(model);
-    for (int64_t step : {500, 50, 1234})
-      for (const auto& [name, t] : TinyNet(6, 4, static_cast<uint64_t>(step)).named_parameters())
-        ck.timeline[step].emplace_back(name, t.clone());
-    std::vector<uint8_t> bytes = save_checkpoint_bytes(ck);
-    SafetensorsFile file = read_safetensors(bytes);
-    CHECK(file.find("step_50/embed.weight") != nullptr);
-    CHECK(file.find("step_1234/out.bias") != nullptr);
-    Checkpoint back = load_checkpoint_bytes(bytes);
-    check_same_tensors(back.params, ck.params);
-    REQUIRE(back.timeline.size() == 3);
-    for (int64_t step : {50, 500, 1234}) check_same_tensors(back.timeline[step], ck.timeline[step]);
-    TinyNet fresh(6, 4, 7);
-    load_parameters(fresh, back);  // the file still loads as the model now
-    CHECK(snapshot(fresh) == snapshot(model));
-  }
-
-  TEST_CASE(
-      "a timeline past the run's step, of other names or shapes, or too long is refused on save and load") {
-    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
-    auto with = [&](int64_t step, std::function<void(NamedTensors&)> spoil) {
-      Checkpoint bad = ck;
-      spoil(bad.timeline[step] = ck.params);
-      return bad;
-    };
-    struct Case {
-      Checkpoint ck;
-      const char* message;
-    };
-    std::vector<Case> cases = {
-        {with(1235, [](NamedTensors&) {}), "snapshot at step 1235, past the run's step 1234"},
-        {with(50, [](NamedTensors& s) { s.pop_back(); }), "snapshot at step 50: the checkpoint lacks"},
-        {with(50,
-              [](NamedTensors& s) {
-                s[0].second = Tensor::ones(Shape{6, 5});
-              }),
-         "has shape (6, 5)"},
-        {with(50, [](NamedTensors& s) { s.emplace_back("extra", Tensor::ones(Shape{1})); }), "'extra'"}};
-    Checkpoint many = ck;
-    for (int64_t step = 0; step <= static_cast<int64_t>(kMaxSnapshots); ++step)
-      many.timeline[step] = ck.params;
-    cases.push_back({many, "more than 64 steps"});
-    for (const Case& c : cases) {
-      CAPTURE(c.message);
-      CHECK_THROWS_WITH_AS(save_checkpoint_bytes(c.ck), doctest::Contains(c.message), Error);
-      // The same claims in a file written around the checkpoint's own checks: refused before decoding.
-      Checkpoint plain = c.ck;
-      plain.timeline.clear();
-      auto tensors = read_safetensors(save_checkpoint_bytes(plain));
-      std::vector<std::pair<std::string, Tensor>> all;
-      for (const auto& t : tensors.tensors)
-        all.emplace_back(t.name, Tensor::from_vector(t.data, Shape(t.shape)));
-      for (const auto& [step, params] : c.ck.timeline)
-        for (const auto& [name, t] : params) all.emplace_back("step_" + std::to_string(step) + "/" + name, t);
-      CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(all, tensors.metadata, tensors.integers)),
-                           doctest::Contains(c.message), Error);
-    }
-    std::vector<std::pair<std::string, Tensor>> odd = {{"step_x/embed.weight", Tensor::ones(Shape{6, 4})}};
-    std::map<std::string, std::string> meta = {{"tinyformer.format", "1"},
-                                               {"tinyformer.config", ck.config_json}};
-    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(odd, meta)), doctest::Contains("'x'"),
-                         Error);
-    odd[0].first = "step_5";
-    CHECK_THROWS_WITH_AS(load_checkpoint_bytes(write_safetensors(odd, meta)),
-                         doctest::Contains("names no parameter after its step"), Error);
   }
 
   TEST_CASE("loading refuses files that are not Tinyformer checkpoints of this format") {
@@ -494,26 +366,6 @@ TEST_SUITE("checkpoint") {
     }
     CHECK(by_name["optim.m.embed.weight"]["sum"].get<double>() == 12.0);  // 24 numbers of 0.5
     CHECK(by_name.size() == ck.params.size() + 2);
-  }
-
-  TEST_CASE("PyTorch reads a checkpoint with a timeline: each snapshot's tensors under step_<N>/") {
-    ScratchDir dir("checkpoint_torch_timeline");
-    std::string path = (dir.path / "timeline.safetensors").string();
-    Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
-    for (const auto& [name, t] : ck.params)
-      ck.timeline[50].emplace_back(name, Tensor::full(t.shape(), 0.25f));
-    save_checkpoint(path, ck);
-    std::optional<nlohmann::json> seen = test::torch_summary(path);
-    if (!seen) {
-      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
-      return;
-    }
-    std::map<std::string, nlohmann::json> by_name;
-    for (const auto& t : (*seen)["tensors"]) by_name[t["name"].get<std::string>()] = t;
-    REQUIRE(by_name.count("step_50/embed.weight") == 1);
-    CHECK(by_name["step_50/embed.weight"]["torch_dtype"] == "torch.float32");
-    CHECK(by_name["step_50/embed.weight"]["sum"].get<double>() == 6.0);  // 24 numbers of 0.25
-    CHECK(by_name.size() == 2 * ck.params.size() + 2);
   }
 }
 #endif
