@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "nn/layers.hpp"
 #include "nn/model.hpp"
 #include "nn/model_config.hpp"
+#include "support/scratch_dir.hpp"
+#include "support/torch_reader.hpp"
 #include "util/rng.hpp"
 
 namespace tf::test {
@@ -77,4 +81,15 @@ inline void check_same_tensors(const std::vector<std::pair<std::string, Tensor>>
     CHECK(bits_of(a[i].second) == bits_of(b[i].second));
   }
 }
+#ifndef __EMSCRIPTEN__
+// What PyTorch reads from `ck` saved as a file (in a scratch folder named `name`), by tensor name; nothing
+// without torch and numpy.
+inline std::optional<std::map<std::string, nlohmann::json>> torch_reads(const Checkpoint& ck,
+                                                                        const std::string& name) {
+  ScratchDir dir(name);
+  std::string path = (dir.path / "run.safetensors").string();
+  save_checkpoint(path, ck);
+  return torch_tensors(path);
+}
+#endif
 }  // namespace tf::test

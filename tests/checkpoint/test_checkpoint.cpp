@@ -342,17 +342,10 @@ TEST_SUITE("checkpoint") {
 #ifndef __EMSCRIPTEN__
 TEST_SUITE("checkpoint") {
   TEST_CASE("PyTorch reads a checkpoint: parameters as torch.float32, step counts as exact torch.int64") {
-    ScratchDir dir("checkpoint_torch_read");
-    std::string path = (dir.path / "run.safetensors").string();
     Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
-    save_checkpoint(path, ck);
-    std::optional<nlohmann::json> seen = test::torch_summary(path);
-    if (!seen) {
-      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
-      return;
-    }
-    std::map<std::string, nlohmann::json> by_name;
-    for (const auto& t : (*seen)["tensors"]) by_name[t["name"].get<std::string>()] = t;
+    std::optional<std::map<std::string, nlohmann::json>> tensors = torch_reads(ck, "checkpoint_torch_read");
+    if (!tensors) return;
+    std::map<std::string, nlohmann::json>& by_name = *tensors;
     REQUIRE(by_name.count("optim.step") == 1);
     CHECK(by_name["optim.step"]["torch_dtype"] == "torch.int64");
     CHECK(by_name["optim.step"]["shape"] == nlohmann::json({1}));

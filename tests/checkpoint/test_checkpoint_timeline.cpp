@@ -90,19 +90,13 @@ TEST_SUITE("checkpoint") {
 #ifndef __EMSCRIPTEN__
 TEST_SUITE("checkpoint") {
   TEST_CASE("PyTorch reads a checkpoint with a timeline: each snapshot's tensors under step_<N>/") {
-    ScratchDir dir("checkpoint_torch_timeline");
-    std::string path = (dir.path / "timeline.safetensors").string();
     Checkpoint ck = checkpoint_of(TinyNet(6, 4, 1));
     for (const auto& [name, t] : ck.params)
       ck.timeline[50].emplace_back(name, Tensor::full(t.shape(), 0.25f));
-    save_checkpoint(path, ck);
-    std::optional<nlohmann::json> seen = test::torch_summary(path);
-    if (!seen) {
-      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
-      return;
-    }
-    std::map<std::string, nlohmann::json> by_name;
-    for (const auto& t : (*seen)["tensors"]) by_name[t["name"].get<std::string>()] = t;
+    std::optional<std::map<std::string, nlohmann::json>> tensors =
+        torch_reads(ck, "checkpoint_torch_timeline");
+    if (!tensors) return;
+    std::map<std::string, nlohmann::json>& by_name = *tensors;
     REQUIRE(by_name.count("step_50/embed.weight") == 1);
     CHECK(by_name["step_50/embed.weight"]["torch_dtype"] == "torch.float32");
     CHECK(by_name["step_50/embed.weight"]["sum"].get<double>() == 6.0);  // 24 numbers of 0.25

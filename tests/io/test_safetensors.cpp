@@ -448,10 +448,7 @@ TEST_SUITE("safetensors") {
                                                    {"unicode", "\xe2\x9c\x93"}};
     save_safetensors(path, tensors, metadata, integers);
     std::optional<nlohmann::json> summary = test::torch_summary(path);
-    if (!summary) {
-      MESSAGE("skipped: /usr/bin/python3 with torch and numpy is not available");
-      return;
-    }
+    if (!summary) return;
     const nlohmann::json& seen = *summary;
     CHECK(seen["header_length"].get<uint64_t>() % 8 == 0);
     CHECK(seen["metadata"].get<std::map<std::string, std::string>>() == metadata);
