@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -20,6 +19,7 @@
 #include "optim/schedule.hpp"
 #include "optim/sgd.hpp"
 #include "support/backends.hpp"
+#include "support/data_paths.hpp"
 #include "util/error.hpp"
 
 using namespace tf;
@@ -28,11 +28,7 @@ using nlohmann::json;
 namespace {
 
 const json& optim_fixture() {
-  static const json j = [] {
-    std::ifstream in(std::string(TF_FIXTURE_DIR) + "/optim_steps.json");
-    REQUIRE_MESSAGE(in.good(), "missing fixture optim_steps.json");
-    return json::parse(in);
-  }();
+  static const json j = testing::read_fixture_json("optim_steps.json");
   return j;
 }
 

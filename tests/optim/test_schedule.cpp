@@ -5,13 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "optim/adam.hpp"
 #include "optim/schedule.hpp"
 #include "optim/sgd.hpp"
+#include "support/data_paths.hpp"
 #include "util/error.hpp"
 
 using namespace tf;
@@ -20,11 +20,7 @@ using nlohmann::json;
 namespace {
 
 const json& schedule_fixture() {
-  static const json j = [] {
-    std::ifstream in(std::string(TF_FIXTURE_DIR) + "/schedules.json");
-    REQUIRE_MESSAGE(in.good(), "missing fixture schedules.json");
-    return json::parse(in);
-  }();
+  static const json j = testing::read_fixture_json("schedules.json");
   return j;
 }
 

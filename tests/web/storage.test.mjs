@@ -92,14 +92,20 @@ const storedKeys = (page, name) => page.evaluate((store) => new Promise((resolve
 }), name);
 const savedRuns = (page) => storedKeys(page, 'runs');
 
-test('the storage line shows what is used, forgets saved runs, and unsaved training asks before the tab closes', () => withLab({}, async ({ page, errors, lab, browser }) => {
-  await page.addInitScript(countPersistRequests);
-  await page.goto(`${lab.url}?b1.steps=100000#B`);
+// Section B opened with `query`, its panel `slot` started and trained until `until` (waitForPanel's); the panel.
+async function trainInB(page, lab, query, slot, until) {
+  await page.goto(`${lab.url}?${query}#B`);
   await waitForModule(page);
   await waitForViews(page, 'B');
-  const toy = panel(page, 'toy-notalking');
-  await toy.locator('button', { hasText: 'Start' }).click();
-  await waitForPanel(page, 'toy-notalking', { state: 'training', minStep: 100 });
+  const trainer = panel(page, slot);
+  await trainer.locator('button', { hasText: 'Start' }).click();
+  await waitForPanel(page, slot, until);
+  return trainer;
+}
+
+test('the storage line shows what is used, forgets saved runs, and unsaved training asks before the tab closes', () => withLab({}, async ({ page, errors, lab, browser }) => {
+  await page.addInitScript(countPersistRequests);
+  const toy = await trainInB(page, lab, 'b1.steps=100000', 'toy-notalking', { state: 'training', minStep: 100 });
   await toy.locator('button', { hasText: 'Pause' }).click();
   await waitForPanel(page, 'toy-notalking', { state: 'paused' });
   await page.waitForFunction(() => {
@@ -135,12 +141,7 @@ test('when storage cannot hold a run and its timeline, the run is saved and the 
   // The toy transformer's save takes 200 KB once it trains (weights and Adam's two moments), each snapshot
   // 63 KB: 240 KB hold the run alone.
   await page.addInitScript(limitStorage, 240 * 1024);
-  await page.goto(`${lab.url}?b3.steps=100#B`);
-  await waitForModule(page);
-  await waitForViews(page, 'B');
-  const toy = panel(page, 'toy-transformer');
-  await toy.locator('button', { hasText: 'Start' }).click();
-  await waitForPanel(page, 'toy-transformer', { state: 'done', minStep: 100 });
+  const toy = await trainInB(page, lab, 'b3.steps=100', 'toy-transformer', { state: 'done', minStep: 100 });
   await page.waitForFunction(() => document.querySelector('.trainer[data-slot="toy-transformer"]').dataset.saved === '100');
   assert.match(await toy.locator('.timeline-not-saved').textContent(),
     /^The timeline of MyTransformer was not saved: the browser's storage for this page is full\..* The run itself is saved\.$/);

@@ -2,10 +2,8 @@
 // multiply through the encoder layers: how much each input position ends up feeding each position. It
 // follows the sorter's timeline (the picked step beside now, or alone) and redraws while the sorter trains.
 import { heatmap, meanOver } from '../widgets/heatmap.js';
-import { button, el, grid } from '../widgets/ui.js';
-import { SORTER, requireSorter } from '../page/model-slots.js';
-import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
-import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
+import { grid } from '../widgets/ui.js';
+import { digitLabels, mountSorterView } from '../widgets/sorter-inputs.js';
 
 function rollout(r) {
   const { src } = digitLabels(r);
@@ -20,18 +18,6 @@ export default {
   text: 'One layer\'s map says who listens to whom in that layer. Rolled out through both layers (with the ' +
     'residual path counted) it says where the information came from.',
   mount(card, ctx) {
-    const digits = sorterInputField();
-    const render = async () => {
-      requireSorter(ctx);
-      const input = digits.input.value;
-      const sides = await readSides(ctx, SORTER, ['D5', input], (call) => call('sorterAttention', input));
-      card.output.replaceChildren(el('p', { class: 'story-meta' }, `sorter at ${sidesText(sides)}`), sidesFigure(sides, rollout));
-      showsSides(card, SORTER, sides);
-    };
-    const draw = () => card.busy(render, 'Rolling out…');
-    card.controls.append(digits.wrap, button('Show', draw));
-    ctx.models.onReady(SORTER, draw);
-    followTimeline(ctx, [SORTER], draw);
-    ctx.live.watch([SORTER], render);
+    mountSorterView(card, ctx, { key: 'D5', busy: 'Rolling out…', read: (call, input) => call('sorterAttention', input), figure: rollout });
   },
 };

@@ -2,10 +2,8 @@
 // decoder cross-attention (rows = output step, columns = input position); it follows the sorter's timeline
 // (the picked step beside now, or alone) and redraws by itself while the sorter trains (live views).
 import { heatmap, slice } from '../widgets/heatmap.js';
-import { el, button } from '../widgets/ui.js';
-import { SORTER, requireSorter } from '../page/model-slots.js';
-import { digitLabels, sorterInputField } from '../widgets/sorter-inputs.js';
-import { followTimeline, readSides, showsSides, sidesFigure } from '../widgets/timeline-sides.js';
+import { el } from '../widgets/ui.js';
+import { digitLabels, mountSorterView } from '../widgets/sorter-inputs.js';
 
 function maps(layers, prefix, x, y, cmap) {
   return layers.flatMap((layer, l) => Array.from({ length: layer.shape[0] }, (_, h) =>
@@ -25,18 +23,8 @@ export default {
   title: 'Encoder self-attention and decoder cross-attention',
   text: 'Encoder: rows = query digit, columns = key digit. Cross-attention: each output step looks back at the input.',
   mount(card, ctx) {
-    const digits = sorterInputField();
-    const render = async () => {
-      requireSorter(ctx);
-      const input = digits.input.value;
-      const sides = await readSides(ctx, SORTER, ['D3', input], (call) => call('sorterAttention', input));
-      card.output.replaceChildren(sidesFigure(sides, attention));
-      showsSides(card, SORTER, sides);
-    };
-    const draw = () => card.busy(render, 'Reading the attention…');
-    card.controls.append(digits.wrap, button('Show', draw));
-    ctx.models.onReady(SORTER, draw);
-    followTimeline(ctx, [SORTER], draw);
-    ctx.live.watch([SORTER], render);
+    mountSorterView(card, ctx, {
+      key: 'D3', busy: 'Reading the attention…', read: (call, input) => call('sorterAttention', input), figure: attention, captioned: false,
+    });
   },
 };
