@@ -5,9 +5,9 @@
 #   A  1 rank x 1 thread      B  2 ranks x 1 thread (mpirun)      C  1 rank x 2 threads
 # Each figure is the run's final tokens_per_s (the global batch's tokens over the steps' wall time, as rank
 # 0 sees it: its exchanges included). Raise the shell's autogroup first on a shared machine
-# (echo -15 > /proc/self/autogroup). With BEFORE=path/to/an/older/tinyformer a fourth run per round,
-#   B0  2 ranks x 1 thread of that build,
-# measures a change to the data-parallel step against the build before it, in the same rounds.
+# (echo -15 > /proc/self/autogroup). With BEFORE=path/to/an/older/tinyformer two more runs per round,
+#   A0  1 rank x 1 thread of that build      B0  2 ranks x 1 thread of that build,
+# measure a change to the data-parallel step against the build before it, in the same rounds.
 #   [BEFORE=cli] bench/run_data_parallel_bench.sh [steps per run, default 30] [rounds, default 3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,19 +28,20 @@ rows=$(for round in $(seq "$rounds"); do
   a=$(tokens_per_s "$cli" "${train[@]}" --threads 1)
   b=$(tokens_per_s "${mpirun[@]}" -np 2 "$cli" "${train[@]}" --threads 1)
   c=$(tokens_per_s "$cli" "${train[@]}" --threads 2)
+  a0=${BEFORE:+$(tokens_per_s "$BEFORE" "${train[@]}" --threads 1)}
   b0=${BEFORE:+$(tokens_per_s "${mpirun[@]}" -np 2 "$BEFORE" "${train[@]}" --threads 1)}
-  echo "$a $b $c $b0"
+  echo "$a $b $c $a0 $b0"
 done)
 ROWS="$rows" /usr/bin/python3 - <<'PY'
 import os, statistics
 rows = [list(map(float, line.split())) for line in os.environ["ROWS"].splitlines()]
-before = len(rows[0]) == 4
+before = len(rows[0]) == 5
 head = ("round", "A: 1 rank x 1 thread", "B: 2 ranks x 1 thread", "C: 1 rank x 2 threads", "B / A", "B / C")
-head += ("B0: 2 x 1, before", "B0 / A") if before else ()
-print("%6s %22s %22s %22s %6s %6s" % head[:6] + (" %22s %6s" % head[6:] if before else ""))
-def line(name, a, b, c, b0=None):
+head += ("A0: 1 x 1, before", "B0: 2 x 1, before", "B0 / A0") if before else ()
+print("%6s %22s %22s %22s %6s %6s" % head[:6] + (" %18s %18s %7s" % head[6:] if before else ""))
+def line(name, a, b, c, a0=None, b0=None):
     print("%6s %18.0f t/s %18.0f t/s %18.0f t/s %5.2fx %5.2fx" % (name, a, b, c, b / a, b / c) +
-          (" %18.0f t/s %5.2fx" % (b0, b0 / a) if b0 else ""))
+          (" %14.0f t/s %14.0f t/s %6.2fx" % (a0, b0, b0 / a0) if before else ""))
 for i, r in enumerate(rows, 1):
     line(i, *r)
 line("median", *[statistics.median(col) for col in zip(*rows)])
