@@ -24,8 +24,6 @@ namespace tf::cli {
 
 namespace {
 
-constexpr int64_t kMaxSteps = 100000000;  // TrainConfig's own limit
-
 // The run's settings: the task's course defaults, then every option given.
 TrainConfig config_from(const Args& a) {
   TrainConfig c = TrainConfig::for_task(a.str("task"), a.str("model", ""));
@@ -184,6 +182,12 @@ nlohmann::json final_figures(const Session& session, const Args& a, const Totals
 }
 
 void train_options(OptionTable& o) {
+  // The ranges of TrainConfig's settings are the core's (validate() checks them again, open ends included).
+  auto low = [](const char* setting) { return static_cast<int64_t>(TrainConfig::bounds(setting).min); };
+  auto high = [](const char* setting) { return static_cast<int64_t>(TrainConfig::bounds(setting).max); };
+  const Bounds &lr = TrainConfig::bounds("lr"), &pct = TrainConfig::bounds("pct_start"),
+               &decay = TrainConfig::bounds("weight_decay");
+  const int64_t max_steps = high("steps");
   o.choice("task", {"toy", "sort", "stories"}, "what to learn; sets the course's defaults below", "stories");
   o.choice("model", {"notalking", "withposition", "transformer", "sorter"},
            "the network (default: sorter for --task sort, else transformer)");
@@ -192,35 +196,35 @@ void train_options(OptionTable& o) {
   data_options(o);
   o.integer("top-words", "N", "stories: the vocabulary keeps the N most frequent words", 1, 1000000,
             Vocabulary::kDefaultTop);
-  o.integer("steps", "N", "optimizer steps in all (task default; with --resume, the new total)", 0,
-            kMaxSteps);
-  o.integer("batch", "N", "sequences per step (task default)", 1, 65536);
+  o.integer("steps", "N", "optimizer steps in all (task default; with --resume, the new total)", low("steps"),
+            max_steps);
+  o.integer("batch", "N", "sequences per step (task default)", low("batch"), high("batch"));
   o.integer("seq-len", "N", "stories: tokens per training window (task default)", 2, 65536);
   o.integer("dim", "N", "model width C (task default)", 1, 8192);
   o.integer("heads", "N", "attention heads (task default)", 1, 8192);
   o.integer("layers", "N", "transformer blocks L (task default)", 0, 256);
   o.integer("max-length", "N", "longest sequence the model takes (task default)", 1, 65536);
-  o.number("lr", "peak learning rate (task default)", 0, 10);
+  o.number("lr", "peak learning rate (task default)", lr.min, lr.max);
   o.choice("optimizer", {"adam", "adamw", "sgd"}, "the optimizer (task default)");
   o.choice("schedule", {"constant", "onecycle", "cosine"}, "the learning-rate schedule (task default)");
-  o.number("pct-start", "onecycle: the warm-up fraction of the steps (task default)", 0, 1);
-  o.integer("warmup", "N", "cosine: warm-up steps (task default)", 0, kMaxSteps);
-  o.number("weight-decay", "weight decay (task default)", 0, 10);
+  o.number("pct-start", "onecycle: the warm-up fraction of the steps (task default)", pct.min, pct.max);
+  o.integer("warmup", "N", "cosine: warm-up steps (task default)", 0, max_steps);
+  o.number("weight-decay", "weight decay (task default)", decay.min, decay.max);
   o.number("clip", "largest gradient norm, 0 = no clipping (task default)", 0, 1e6);
   o.integer("seed", "N", "seed of initialisation and batches", 0, INT64_MAX, 0);
   o.integer(
       "max-skips", "N",
       "stop after N steps in a row with a non-finite loss or gradient norm (each is skipped: no update; "
       "default 20)",
-      1, 1000000);
+      low("max_skips"), high("max_skips"));
   compute_options(o);
   rank_options(o);
   o.output_file("save", "checkpoint written at the end (and on Ctrl-C): a regular file or a new name");
-  o.integer("checkpoint-every", "N", "also save every N steps (needs --save; 0 = never)", 0, kMaxSteps, 0);
+  o.integer("checkpoint-every", "N", "also save every N steps (needs --save; 0 = never)", 0, max_steps, 0);
   o.text("resume", "FILE", "continue the run saved in FILE (its settings; --steps sets the new total)");
   o.text("init-from", "FILE", "start from the weights in FILE");
   o.text("log", "FILE.jsonl", "append one JSON line per step");
-  o.integer("eval-every", "N", "validation loss every N steps (0 = never)", 0, kMaxSteps, 0);
+  o.integer("eval-every", "N", "validation loss every N steps (0 = never)", 0, max_steps, 0);
   o.flag("no-eval", "skip the course's evaluation at the end");
   o.flag("profile",
          "time each kernel stem (forward, backward) and step phase; print the table at the end (stderr) and "

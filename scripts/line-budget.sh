@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 # feature of its own: data-parallel training (dist/), the logit lens and activation patching (interp/), the
 # flat parameter and gradient slabs, and checkpoints read as they stream. 12550: a checkpoint carries its
 # training timeline (snapshots under step_<N>/, each checked against the parameters before it is decoded).
-# Growth past it needs a reason here.
-CORE_LIMIT=12550
+# 12590: TrainConfig::validate()'s bounds as data (TrainConfig::bounds()), the one source of the page's
+# fields and the CLI's option ranges. Growth past it needs a reason here.
+CORE_LIMIT=12590
 # 2600 per backend folder held the WebGPU backend while it was shaped on a software adapter; 2800 makes room
 # for what a real GPU needs from it: the GEMM's vec4 and scalar staging for every transposition with tiles
 # that shrink and split K inside the workgroup, column reductions in fixed blocks of 64 rows, the embedding

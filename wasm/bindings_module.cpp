@@ -15,6 +15,17 @@ namespace {
 std::string default_config(const std::string& task, const std::string& kind) {
   return guarded([&] { return TrainConfig::for_task(task, kind).to_json(); });
 }
+// TrainConfig::bounds() as {name: {min, max, min_open, max_open, whole}}.
+std::string train_bounds() {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Bounds& b : TrainConfig::bounds())
+    j[b.name] = {{"min", b.min},
+                 {"max", b.max},
+                 {"min_open", b.min_open},
+                 {"max_open", b.max_open},
+                 {"whole", b.whole}};
+  return j.dump();
+}
 // Throws (with the core's reason) unless `name` ("cpu", "webgpu") is a device this module can compute on;
 // on "webgpu" this starts the backend (the arena is made on the GPUDevice handed in as Module.webgpu).
 void check_device(const std::string& name) {
@@ -92,6 +103,7 @@ double parameter_estimate(double layers, double dim) {
 EMSCRIPTEN_BINDINGS(tinyformer_module) {
   using namespace emscripten;
   function("defaultConfig", &default_config);
+  function("trainBounds", &train_bounds);
   function("builtinStories", &builtin_stories);
   function("tokenize", &tokenize_text);
   function("setThreads", &set_threads);

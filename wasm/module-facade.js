@@ -94,6 +94,10 @@ export class Tinyformer {
   defaultConfig(task, kind = '') {
     return parseJson(guard(this.#wasm, () => this.#wasm.defaultConfig(String(task), String(kind))));
   }
+  // TrainConfig::validate's bounds of the numeric settings, by field: front ends take their own from here.
+  trainBounds() {
+    return parseJson(this.#wasm.trainBounds());
+  }
   builtinStories(seed = 1, bytes = 4_000_000) {
     return guard(this.#wasm, () => this.#wasm.builtinStories(seed, bytes));
   }

@@ -111,6 +111,17 @@ export interface TrainConfig {
   maxSkips: number;   // non-finite steps in a row (each skipped) after which train() throws; default 20
 }
 
+// The values a numeric setting may take, as the core checks them: min to max, an end excluded where it is
+// open; whole: a count (an integer).
+export interface Bounds {
+  min: number;
+  max: number;
+  minOpen: boolean;
+  maxOpen: boolean;
+  whole: boolean;
+}
+export type TrainBounds = Record<'steps' | 'batch' | 'lr' | 'weightDecay' | 'momentum' | 'pctStart' | 'maxSkips', Bounds>;
+
 // What createRun accepts: the task's course defaults (Tinyformer.defaultConfig) overlaid with the fields
 // given, model fields included. For stories, model.vocab is set from the corpus's vocabulary.
 export type TrainConfigInput = { task: TaskName; model?: Partial<ModelConfig> } & Partial<Omit<TrainConfig, 'task' | 'model'>>;
@@ -204,6 +215,9 @@ export interface Tinyformer {
   // The course's settings for a task and model family (toy: MyTransformer(14, 32, 1, 1), Adam 1e-3,
   // batch 64, 1500 steps; sort: the sorter, AdamW, one-cycle; stories: MyTransformer(2002)).
   defaultConfig(task: TaskName, kind?: ModelKind): TrainConfig;
+  // The bounds createRun checks a TrainConfig's numbers against (lr in (0, 10), batch 1 to 65536, ...):
+  // a front end's fields take theirs from here.
+  trainBounds(): TrainBounds;
 
   // The built-in story corpus (deterministic for a seed): whole stories until at least `bytes` bytes.
   // Seed 1 is the default training text, seed 2 the validation text.

@@ -13,6 +13,14 @@ namespace tf {
 namespace {
 constexpr NameTable<TaskKind, 3> kTaskNames = {
     {TaskKind::Toy, "toy"}, {TaskKind::Sort, "sort"}, {TaskKind::Stories, "stories"}};
+
+void check_bounds(const char* name, double v) {
+  const Bounds& b = TrainConfig::bounds(name);
+  bool in = (b.min_open ? v > b.min : v >= b.min) && (b.max_open ? v < b.max : v <= b.max);
+  if (b.whole) TF_CHECK(in, name, " must be between ", int64_t(b.min), " and ", int64_t(b.max), ", got ", v);
+  TF_CHECK(in, name, " must be in ", b.min_open ? "(" : "[", b.min, ", ", b.max, b.max_open ? ")" : "]",
+           ", got ", v);
+}
 }  // namespace
 
 std::string task_name(TaskKind task) { return name_in(kTaskNames, task); }
@@ -62,20 +70,39 @@ void TrainConfig::validate() const {
   const int64_t words = task == TaskKind::Toy ? toy::kVocabSize : sort_digits::kVocabSize;
   TF_CHECK(task == TaskKind::Stories || model.vocab == words, "the ", task_name(task), " task has ", words,
            " words: the model's vocab must be ", words, ", got ", model.vocab);
-  TF_CHECK(steps >= 0 && steps <= 100000000, "steps must be between 0 and 1e8, got ", steps);
-  TF_CHECK(batch >= 1 && batch <= 65536, "batch must be between 1 and 65536, got ", batch);
+  check_bounds("steps", steps);
+  check_bounds("batch", batch);
   TF_CHECK(seq_len >= 2 && seq_len <= model.max_length,
            "seq_len must be between 2 and the model's max_length ", model.max_length, ", got ", seq_len);
   TF_CHECK(optimizer == "adam" || optimizer == "adamw" || optimizer == "sgd", "unknown optimizer '",
            optimizer, "' (expected adam, adamw or sgd)");
-  TF_CHECK(lr > 0 && lr < 10, "lr must be in (0, 10), got ", lr);
-  TF_CHECK(weight_decay >= 0 && weight_decay <= 10, "weight_decay must be in [0, 10], got ", weight_decay);
-  TF_CHECK(momentum >= 0 && momentum < 1, "momentum must be in [0, 1), got ", momentum);
+  check_bounds("lr", lr);
+  check_bounds("weight_decay", weight_decay);
+  check_bounds("momentum", momentum);
   TF_CHECK(schedule == "constant" || schedule == "onecycle" || schedule == "cosine", "unknown schedule '",
            schedule, "' (expected constant, onecycle or cosine)");
-  TF_CHECK(pct_start > 0 && pct_start < 1, "pct_start must be in (0, 1), got ", pct_start);
+  check_bounds("pct_start", pct_start);
   TF_CHECK(warmup >= 0 && clip >= 0, "warmup and clip must be >= 0");
-  TF_CHECK(max_skips >= 1 && max_skips <= 1000000, "max_skips must be between 1 and 1e6, got ", max_skips);
+  check_bounds("max_skips", max_skips);
+}
+
+// Counts between whole numbers; rates in an interval, open where an end would not train (a zero learning
+// rate, a one-cycle with no warm-up or no decay) or never forget (momentum 1).
+const std::vector<Bounds>& TrainConfig::bounds() {
+  static const std::vector<Bounds> all = {{"steps", 0, 1e8},
+                                          {"batch", 1, 65536},
+                                          {"lr", 0, 10, true, true, false},
+                                          {"weight_decay", 0, 10, false, false, false},
+                                          {"momentum", 0, 1, false, true, false},
+                                          {"pct_start", 0, 1, true, true, false},
+                                          {"max_skips", 1, 1e6}};
+  return all;
+}
+
+const Bounds& TrainConfig::bounds(const std::string& name) {
+  for (const Bounds& b : bounds())
+    if (name == b.name) return b;
+  fail("no bounds for the training setting '", name, "'");
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nn/model_config.hpp"
 
@@ -17,6 +18,13 @@ enum class TaskKind { Toy, Sort, Stories };
 std::string task_name(TaskKind task);
 TaskKind parse_task(const std::string& name);  // throws on an unknown name
 ModelKind default_kind(TaskKind task);         // the sorter for sort, the transformer for toy and stories
+
+// A numeric setting's bounds as TrainConfig::validate() checks them: min to max, an end excluded where open.
+struct Bounds {
+  const char* name;  // the setting's JSON name
+  double min, max;
+  bool min_open = false, max_open = false, whole = true;  // whole: a count, written "between 1 and 65536"
+};
 
 struct TrainConfig {
   TaskKind task = TaskKind::Stories;
@@ -42,6 +50,10 @@ struct TrainConfig {
   static TrainConfig for_task(const std::string& task, std::optional<ModelKind> kind = std::nullopt);
   static TrainConfig for_task(const std::string& task, const std::string& kind);
   void validate() const;
+  // validate()'s bounds of steps, batch, lr, weight_decay, momentum, pct_start and max_skips (seq_len's
+  // depend on the model): front ends take theirs from here. bounds(name) throws on another name.
+  static const std::vector<Bounds>& bounds();
+  static const Bounds& bounds(const std::string& name);
   std::string to_json() const;
   static TrainConfig from_json(const std::string& json);  // every field typed and range-checked
 };

@@ -151,6 +151,20 @@ TEST_SUITE("trainer") {
                          doctest::Contains("stepz"), Error);
   }
 
+  TEST_CASE("validate() refuses a value just past either end of each of TrainConfig::bounds(), by name") {
+    for (const Bounds& b : TrainConfig::bounds()) {
+      CAPTURE(b.name);
+      auto with = [&](double v) {  // the toy's config with the setting at v (a whole number for a count)
+        std::string value = b.whole ? std::to_string(static_cast<int64_t>(v)) : std::to_string(v);
+        return TrainConfig::from_json("{\"task\": \"toy\", \"" + std::string(b.name) + "\": " + value + "}");
+      };
+      const double step = b.whole ? 1 : b.max * 1e-3;
+      for (double v : {b.min_open ? b.min : b.min - step, b.max_open ? b.max : b.max + step})
+        CHECK_THROWS_WITH_AS(with(v), doctest::Contains((std::string(b.name) + " must be ").c_str()), Error);
+      CHECK_NOTHROW(with(b.min_open ? (b.min + b.max) / 2 : b.min));
+    }
+  }
+
   TEST_CASE("a task's course settings take the task's own model family unless one is named") {
     CHECK(TrainConfig::for_task("sort").model.kind == ModelKind::Sorter);
     CHECK(TrainConfig::for_task("toy").model.kind == ModelKind::Transformer);

@@ -10,6 +10,22 @@ import { describeBuilds, throwsTf } from './support.mjs';
 
 describeBuilds('errors', (lab) => {
 
+  // Each bound is the one createRun checks: a value just past either end is refused, naming the field;
+  // a closed end itself is taken.
+  test('trainBounds are the bounds createRun checks, by field', () => {
+    const bounds = lab.tf.trainBounds();
+    assert.deepEqual(Object.keys(bounds).sort(), ['batch', 'lr', 'maxSkips', 'momentum', 'pctStart', 'steps', 'weightDecay']);
+    assert.deepEqual(bounds.lr, { min: 0, max: 10, minOpen: true, maxOpen: true, whole: false });
+    const snake = (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    for (const [key, b] of Object.entries(bounds)) {
+      const step = b.whole ? 1 : b.max * 1e-3;
+      const refused = [b.minOpen ? b.min : b.min - step, b.maxOpen ? b.max : b.max + step];
+      for (const value of refused) throwsTf(() => lab.tf.createRun({ task: 'toy', [key]: value }), new RegExp(`\\b${snake(key)} must be `));
+      const taken = b.minOpen ? (b.min + b.max) / 2 : b.min;
+      lab.tf.createRun({ task: 'toy', [key]: taken }).delete();
+    }
+  });
+
   test('bad config values are refused with the field named', () => {
     throwsTf(() => lab.tf.createRun({ task: 'nope' }), /unknown task 'nope'/);
     throwsTf(() => lab.tf.createRun({ task: 'toy', lr: -1 }), /lr must be in \(0, 10\), got -1/);

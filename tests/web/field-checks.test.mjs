@@ -1,11 +1,29 @@
 // Fields checked as they are changed, in the reader's words: a training panel's number out of its own
 // bounds is marked invalid at once, with the message Start would give; a device that is not one leaves the
 // selector on auto and the banner says so; the sorter's digit fields refuse what is not a digit as written,
-// and "Sort mine" shows its latest result alone.
+// and "Sort mine" shows its latest result alone. A panel's bounds are the core's (tf.trainBounds()).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { loadTinyformer } from '../../wasm/tinyformer.js';
+import { RunSettings } from '../../web/widgets/run-settings.js';
 import { withLab, waitForModule, waitForPanel, panelButton } from './lab-browser.mjs';
+
+const BUILDS = new URL('../../web/wasm/', import.meta.url);
+
+test('a training panel takes the bounds of steps, batch and the learning rate from the core', async () => {
+  const tf = await loadTinyformer({ threads: false, baseUrl: BUILDS });
+  const bounds = tf.trainBounds();
+  const keys = ['steps', 'batch', 'lr'];
+  const { limits } = new RunSettings({ name: 'toy', keys, urlKey: 'x', defaults: tf.defaultConfig('toy'), bounds }, {});
+  assert.deepEqual(limits.lr, { min: bounds.lr.min, max: bounds.lr.max, minOpen: bounds.lr.minOpen, maxOpen: bounds.lr.maxOpen });
+  assert.deepEqual(limits.batch, { min: bounds.batch.min, max: bounds.batch.max, minOpen: false, maxOpen: false });
+  assert.deepEqual(limits.steps, { min: 1, max: bounds.steps.max, minOpen: false, maxOpen: false }, 'a run trains at least one step');
+  // Whatever the bounds, the panel follows them: here a core whose bounds were other numbers.
+  const moved = { ...bounds, steps: { ...bounds.steps, max: 5000 }, batch: { ...bounds.batch, min: 2, max: 7 } };
+  const other = new RunSettings({ name: 'toy', keys, urlKey: 'x', defaults: tf.defaultConfig('toy'), bounds: moved }, {});
+  assert.deepEqual([other.limits.steps.max, other.limits.batch.min, other.limits.batch.max], [5000, 2, 7]);
+});
 
 const alertOf = (page, selector) => page.locator(`${selector} .status [role="alert"]`).textContent();
 
@@ -23,6 +41,7 @@ test('a field out of its bounds is marked at the change, as Start would say it; 
   assert.equal(await page.locator(`${panel} .status [role="alert"]`).textContent(), 'steps must be a whole number from 1 to 100000000');
   assert.equal(await steps.getAttribute('min'), '1');
   assert.equal(await steps.getAttribute('max'), '100000000');
+  assert.equal(await page.locator(`${panel} input[name=batch]`).getAttribute('max'), '65536');
   await panelButton(page, 'sorter', 'Start').click();
   await page.waitForFunction((p) => document.querySelector(`${p} .status [role="alert"]`), panel);
   assert.equal(await page.locator(`${panel} .status [role="alert"]`).textContent(), 'steps must be a whole number from 1 to 100000000');

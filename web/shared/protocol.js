@@ -15,6 +15,7 @@ export const Msg = Object.freeze({
   ESTIMATE: 'estimate',         // {layers, dim} -> 12 * layers * dim^2
   PARAMETER_REPORT: 'parameter-report', // {model} -> a model config's parameters by piece, unbuilt
   DEFAULT_CONFIG: 'default-config',  // {task, kind?} -> TrainConfig
+  TRAIN_BOUNDS: 'train-bounds', // {} -> TrainBounds: the core's bounds of a TrainConfig's numbers
   SET_CORPUS: 'set-corpus',     // {text, source} -> {bytes, source}; the text stories train on
   BUILTIN_CORPUS: 'builtin-corpus',  // {bytes?} -> {text}; the embedded stories (seed 1)
   CREATE_RUN: 'create-run',     // {slot, config} -> run info; stories use the corpus set before

@@ -4,7 +4,9 @@
 import { readSetting, writeSetting } from '../page/url-state.js';
 import { el, field, intOf, readField } from './ui.js';
 
-// Settings a panel can show: label, where the value lives in a TrainConfig, input kind.
+// Settings a panel can show: label, where the value lives in a TrainConfig, input kind, and bounds: `bound`
+// names the core's (TrainConfig::validate, from tf.trainBounds()), which `min` may raise (a run trains at
+// least one step); the model's sizes have the page's own.
 const FIELDS = {
   dim: { label: 'dim', get: (c) => c.model.dim, set: (c, v) => (c.model.dim = v), min: 2, step: 2 },
   heads: { label: 'heads', get: (c) => c.model.heads, set: (c, v) => (c.model.heads = v), min: 1 },
@@ -14,37 +16,52 @@ const FIELDS = {
     label: 'blocks (enc = dec)', get: (c) => c.model.encoderLayers,
     set: (c, v) => ((c.model.encoderLayers = v), (c.model.decoderLayers = v)), min: 1,
   },
-  // The maxima of steps, batch and lr are the core's (TrainConfig::validate): a field says so as it is changed.
-  steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), min: 1, max: 100_000_000 },
-  lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), min: 0, max: 10, step: 'any' },
-  batch: { label: 'batch', get: (c) => c.batch, set: (c, v) => (c.batch = v), min: 1, max: 65536 },
+  steps: { label: 'steps', get: (c) => c.steps, set: (c, v) => (c.steps = v), bound: 'steps', min: 1 },
+  lr: { label: 'learning rate', get: (c) => Number(c.lr.toPrecision(6)), set: (c, v) => (c.lr = v), bound: 'lr', step: 'any' },
+  batch: { label: 'batch', get: (c) => c.batch, set: (c, v) => (c.batch = v), bound: 'batch' },
   seed: { label: 'seed', get: (c) => c.seed, set: (c, v) => (c.seed = v), min: 0 },
   causal: { label: 'causal (left to right)', kind: 'checkbox', get: (c) => c.model.causal, set: (c, v) => (c.model.causal = v) },
   rotary: { label: 'rotary positions', kind: 'checkbox', get: (c) => c.model.rotary, set: (c, v) => (c.model.rotary = v) },
 };
 
-// A field's value within its own bounds, else a readable error naming them (the same on a change and at
+// A field's bounds {min, max, minOpen, maxOpen}: the core's for its `bound` (an open end excludes itself),
+// raised to the field's own min; else the field's own (max 2^31).
+export function limitsOf(f, bounds) {
+  const core = f.bound ? bounds[f.bound] : null;
+  if (!core) return { min: f.min, max: f.max ?? 2 ** 31, minOpen: false, maxOpen: false };
+  const raised = f.min !== undefined && f.min > core.min;
+  return { min: raised ? f.min : core.min, max: core.max, minOpen: !raised && core.minOpen, maxOpen: core.maxOpen };
+}
+
+// A field's value within its bounds, else a readable error naming them (the same on a change and at
 // Start); the input is marked invalid until it is right. Whole numbers but for a field of step 'any'
-// (the learning rate: a number strictly between its bounds).
-function fieldValue(key, input) {
-  const f = FIELDS[key];
+// (the learning rate).
+function fieldValue(f, limits, input) {
   if (input.type !== 'number') return readField(input);
-  if (f.step !== 'any') return intOf(input, f.label, f.min, f.max ?? 2 ** 31);
+  const { min, max, minOpen, maxOpen } = limits;
+  if (f.step !== 'any') return intOf(input, f.label, minOpen ? min + 1 : min, maxOpen ? max - 1 : max);
   const v = readField(input);
-  if (!(v > f.min && v < f.max)) {
+  if (!((minOpen ? v > min : v >= min) && (maxOpen ? v < max : v <= max))) {
     input.setAttribute('aria-invalid', 'true');
-    throw new Error(`${f.label} must be a number above ${f.min} and below ${f.max}`);
+    throw new Error(`${f.label} must be a number ${minOpen ? 'above' : 'from'} ${min} ${maxOpen ? 'and below' : 'to'} ${max}`);
   }
   input.removeAttribute('aria-invalid');
   return v;
 }
 
 export class RunSettings {
-  // keys: the FIELDS shown; urlKey: their prefix in the URL; defaults: the TrainConfig they start from.
-  // report(error | null) says whether the last change was good; changed(key) follows a good one.
-  constructor({ name, keys, urlKey, defaults }, { report, changed }) {
+  // keys: the FIELDS shown; urlKey: their prefix in the URL; defaults: the TrainConfig they start from;
+  // bounds: the core's (tf.trainBounds()). report(error | null) says whether the last change was good;
+  // changed(key) follows a good one.
+  constructor({ name, keys, urlKey, defaults, bounds }, { report, changed }) {
     Object.assign(this, { name, keys, urlKey, defaults, report, changed });
+    this.limits = Object.fromEntries(keys.map((key) => [key, limitsOf(FIELDS[key], bounds)]));
     this.inputs = {};
+  }
+
+  // The value of the field `key` (throws a readable error for a bad one).
+  value(key) {
+    return fieldValue(FIELDS[key], this.limits[key], this.inputs[key]);
   }
 
   render() {
@@ -54,7 +71,8 @@ export class RunSettings {
       const fromUrl = readSetting(`${this.urlKey}.${key}`);
       const base = f.get(this.defaults);
       const value = fromUrl === null ? base : f.kind === 'checkbox' ? fromUrl === '1' : Number(fromUrl);
-      const { wrap, input } = field(f.label, { kind: f.kind || 'number', value, min: f.min, max: f.max, step: f.step, name: key });
+      const { min, max } = this.limits[key];
+      const { wrap, input } = field(f.label, { kind: f.kind || 'number', value, min, max, step: f.step, name: key });
       input.addEventListener('change', () => this.settingChanged(key, input));
       this.inputs[key] = input;
       settings.append(wrap);
@@ -65,7 +83,7 @@ export class RunSettings {
   settingChanged(key, input) {
     let value;
     try {
-      value = fieldValue(key, input);
+      value = this.value(key);
     } catch (error) {
       this.report(error);
       return;
@@ -80,7 +98,7 @@ export class RunSettings {
   // The TrainConfig the settings describe (throws a readable error for a bad value).
   config() {
     const c = structuredClone(this.defaults);
-    for (const [key, input] of Object.entries(this.inputs)) FIELDS[key].set(c, fieldValue(key, input));
+    for (const key of Object.keys(this.inputs)) FIELDS[key].set(c, this.value(key));
     return c;
   }
 

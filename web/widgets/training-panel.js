@@ -45,9 +45,12 @@ export class TrainingPanel {
 
   // Builds the controls from the course defaults, then restores a saved run if there is one.
   async init() {
-    const defaults = await this.ctx.client.request(Msg.DEFAULT_CONFIG, { task: this.o.task, kind: this.o.kind });
+    const [defaults, bounds] = await Promise.all([
+      this.ctx.client.request(Msg.DEFAULT_CONFIG, { task: this.o.task, kind: this.o.kind }),
+      this.ctx.client.request(Msg.TRAIN_BOUNDS, {}),
+    ]);
     (this.o.overrides || (() => {}))(defaults);
-    this.settings = new RunSettings({ name: this.o.name, keys: this.o.fields, urlKey: this.o.urlKey, defaults }, {
+    this.settings = new RunSettings({ name: this.o.name, keys: this.o.fields, urlKey: this.o.urlKey, defaults, bounds }, {
       report: (error) => (error ? showError(this.status, error) : (this.status.replaceChildren(), this.status.classList.remove('error'))),
       changed: (key) => key === 'steps' && this.setState(this.state),
     });

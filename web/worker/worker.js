@@ -202,6 +202,7 @@ const handlers = {
   [Msg.ESTIMATE]: ({ layers, dim }) => needModule().blockParameterEstimate(layers, dim),
   [Msg.PARAMETER_REPORT]: ({ model }) => needModule().parameterReport(model),
   [Msg.DEFAULT_CONFIG]: ({ task, kind }) => needModule().defaultConfig(task, kind),
+  [Msg.TRAIN_BOUNDS]: () => needModule().trainBounds(),
   [Msg.SET_CORPUS]: setCorpus,
   [Msg.BUILTIN_CORPUS]: ({ bytes }) => ({ text: needModule().builtinStories(1, bytes) }),
   [Msg.CREATE_RUN]: createRun,
@@ -210,11 +211,8 @@ const handlers = {
   [Msg.INSPECT]: ({ bytes }) => needModule().inspectCheckpoint(bytes),
   [Msg.DROP]: ({ slot }) => {
     const s = slots.get(slot);
-    if (s) {
-      release(s);
-      slots.delete(slot);
-    }
-    return { dropped: Boolean(s) };
+    if (s) release(s);
+    return { dropped: slots.delete(slot) };
   },
   [Msg.TRAIN]: train,
   [Msg.PAUSE]: (m) => control(m, 'pause'),
