@@ -74,20 +74,15 @@ TEST_SUITE("tokenizer") {
   }
 
   TEST_CASE("real stories give the same token sequence as the page's Python code") {
-    const nlohmann::json fixture = testing::read_fixture_json("tokenizer.json");
-    for (const auto& entry : fixture["files"]) {
-      const std::string name = entry["file"].get<std::string>();
-      const std::string path = testing::real_text_path(name);
-      TF_SKIP_WITHOUT_REAL_TEXT(path, name);
+    testing::for_each_real_text([](const nlohmann::json& entry, const std::string& text) {
       const int64_t max_bytes = entry.value("max_bytes", int64_t{-1});
-      CAPTURE(name);
       CAPTURE(max_bytes);
-      const Words words = tokenize(read_text_file(path, max_bytes));
+      const Words words = tokenize(text);
       CHECK(static_cast<int64_t>(words.size()) == entry["tokens"].get<int64_t>());
       CHECK(testing::fnv1a64_joined(words) == entry["tokens_fnv"].get<std::string>());
       const Words first = words_of(entry["first_tokens"]), last = words_of(entry["last_tokens"]);
       CHECK(Words(words.begin(), words.begin() + first.size()) == first);
       CHECK(Words(words.end() - last.size(), words.end()) == last);
-    }
+    });
   }
 }

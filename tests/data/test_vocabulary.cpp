@@ -58,13 +58,7 @@ TEST_SUITE("vocabulary") {
   }
 
   TEST_CASE("real stories give the page's vocabulary and ids") {
-    const nlohmann::json fixture = testing::read_fixture_json("tokenizer.json");
-    for (const auto& entry : fixture["files"]) {
-      const std::string name = entry["file"].get<std::string>();
-      const std::string path = testing::real_text_path(name);
-      TF_SKIP_WITHOUT_REAL_TEXT(path, name);
-      CAPTURE(name);
-      const std::string text = read_text_file(path, entry.value("max_bytes", int64_t{-1}));
+    testing::for_each_real_text([](const nlohmann::json& entry, const std::string& text) {
       const Vocabulary v = Vocabulary::from_text(text, entry.value("top", int64_t{2000}));
       CHECK(v.size() == entry["vocab_size"].get<int64_t>());
       CHECK(testing::fnv1a64_joined(v.words()) == entry["vocab_fnv"].get<std::string>());
@@ -75,6 +69,6 @@ TEST_SUITE("vocabulary") {
       CHECK(std::count(ids.begin(), ids.end(), v.unk_id()) == entry["unk_count"].get<int64_t>());
       const auto ids_head = entry["ids_head"].get<std::vector<int32_t>>();
       CHECK(std::vector<int32_t>(ids.begin(), ids.begin() + ids_head.size()) == ids_head);
-    }
+    });
   }
 }

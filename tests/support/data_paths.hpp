@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "io/text_file.hpp"
+
 namespace tf::testing {
 
 inline std::string shared_data_dir() { return TF_TEST_DATA_DIR; }
@@ -49,3 +51,21 @@ inline std::string fnv1a64_joined(const std::vector<std::string>& words) {
                         << " (real TinyStories text is not part of the repository)");     \
     return;                                                                               \
   }
+
+namespace tf::testing {
+
+// fn(entry, text) for each file of the tokenizer fixture (tokenizer.json's "files"), its real text read up to
+// the entry's max_bytes; the rest of the test case is skipped (with a message) at the first file not here.
+template <class Fn>
+void for_each_real_text(Fn fn) {
+  const nlohmann::json fixture = read_fixture_json("tokenizer.json");
+  for (const auto& entry : fixture["files"]) {
+    const std::string name = entry["file"].get<std::string>();
+    const std::string path = real_text_path(name);
+    TF_SKIP_WITHOUT_REAL_TEXT(path, name);
+    CAPTURE(name);
+    fn(entry, read_text_file(path, entry.value("max_bytes", int64_t{-1})));
+  }
+}
+
+}  // namespace tf::testing
