@@ -1,8 +1,9 @@
 // The training timeline (E1) and the views that follow it, on a run that trains on WebGPU (the software
 // adapter here): the toy transformer trained just past step 50 keeps snapshots at steps 0 and 50, read from
 // the device between two chunks; they are the weights a wasm run of the same config and seed has at those
-// steps; E2's logit lens and B1–B3's toy guesses draw the model now and step 50 beside it, the two sides
-// different; the saved run's timeline comes back from IndexedDB after a reload, the same weights.
+// steps; E2's logit lens (drawn when section E is opened) and B1–B3's toy guesses draw the model now and
+// step 50 beside it, the two sides different; the saved run's timeline comes back from IndexedDB after a
+// reload, the same weights.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -78,7 +79,6 @@ test('a WebGPU run\'s timeline holds its weights at steps 0 and 50, the lens and
     assert.deepEqual([guesses.past.step, guesses.now.step], [50, STEPS]);
     assert.notEqual(guesses.past.rows, guesses.now.rows, 'the guesses at step 50 differ from now\'s');
     await page.evaluate(() => { location.hash = '#E'; });
-    await page.locator('#exp-E2 button', { hasText: 'Show' }).click();
     const lens = await sidesOf(page, '#exp-E2', `50 ${STEPS}`);
     assert.deepEqual([lens.past.step, lens.now.step], [50, STEPS]);
     assert.ok(lens.past.pixels && lens.now.pixels, 'both sides drew their maps');
@@ -94,7 +94,6 @@ test('a WebGPU run\'s timeline holds its weights at steps 0 and 50, the lens and
     await slide(page, 1);
     assert.equal((await sidesOf(page, `#exp-B-guesses [data-model="${SLOT}"]`, `50 ${STEPS}`)).past.rows, guesses.past.rows, 'the reloaded step 50 guesses the same');
     await page.evaluate(() => { location.hash = '#E'; });
-    await page.locator('#exp-E2 button', { hasText: 'Show' }).click();
     assert.equal((await sidesOf(page, '#exp-E2', `50 ${STEPS}`)).past.pixels, lens.past.pixels, 'the reloaded lens at step 50 is the same');
     assert.deepEqual(errors, []);
     t.diagnostic(`${STEPS} toy steps on WebGPU in ${((trained - began) / 1000).toFixed(1)} s (with the module's load), the whole test ${((Date.now() - began) / 1000).toFixed(1)} s`);

@@ -21,11 +21,16 @@ export class Models extends EventTarget {
     this.dispatchEvent(new CustomEvent('worker-restart', { detail: { resume } }));
   }
 
-  // Calls `listener(info)` whenever the model in `slot` is ready to look at (not in the middle of training).
+  // Whether the model in `slot` is ready to look at (there, and not in the middle of training).
+  isReady(slot) {
+    const info = this.get(slot);
+    return Boolean(info) && !['training', 'starting', 'empty'].includes(info.state);
+  }
+
+  // Calls `listener(info)` whenever the model in `slot` becomes ready to look at.
   onReady(slot, listener) {
     this.addEventListener('change', (event) => {
-      const { info } = event.detail;
-      if (event.detail.slot === slot && !['training', 'starting', 'empty'].includes(info.state)) listener(info);
+      if (event.detail.slot === slot && this.isReady(slot)) listener(event.detail.info);
     });
   }
 }

@@ -72,5 +72,6 @@ export default {
     for (const m of LOOKABLE_MODELS) ctx.models.onReady(m.slot, () => model.input.value === m.slot && draw());
     followTimeline(ctx, LOOKABLE_MODELS.map((m) => m.slot), (slot) => model.input.value === slot && draw());
     ctx.live.watch(LOOKABLE_MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()));
+    if (ctx.models.isReady(model.input.value)) draw();  // a model trained before the section was opened
   },
 };

@@ -92,5 +92,6 @@ export default {
     // Patching runs the model about 80 times on a story sentence (blocks x heads, blocks x positions): 70 ms
     // of the worker's time, more than the other live views together, so it is redrawn in one round of four.
     ctx.live.watch(MODELS.map((m) => m.slot), (slot) => (slot === model.input.value ? render() : Promise.resolve()), { every: LIVE_EVERY });
+    if (ctx.models.isReady(model.input.value)) draw();  // a model trained before the section was opened
   },
 };
