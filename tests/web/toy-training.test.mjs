@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ROOT, startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState } from './lab-browser.mjs';
+import { ROOT, startLab, launch, openPage, waitForModule, waitForViews, waitForPanel, panelState, panelButton } from './lab-browser.mjs';
 
 async function openB(query = '') {
   const lab = await startLab();
@@ -20,8 +20,6 @@ async function openB(query = '') {
   await waitForViews(page, 'B');
   return { lab, browser, page, errors, close: async () => (await browser.close(), await lab.close()) };
 }
-
-const panelButton = (page, slot, name) => page.locator(`.trainer[data-slot="${slot}"] button`, { hasText: name });
 
 test('the toy transformer trains to a loss of at most 0.6 and its attention map has word labels', async () => {
   const b = await openB();
@@ -84,7 +82,7 @@ test('a downloaded .safetensors loads back at once, and a file of the wrong kind
   try {
     await panelButton(b.page, 'toy-notalking', 'Start').click();
     await waitForPanel(b.page, 'toy-notalking', { state: 'done', minStep: 200 });
-    const [download] = await Promise.all([b.page.waitForEvent('download'), panelButton(b.page, 'toy-notalking', 'Download').click()]);
+    const [download] = await Promise.all([b.page.waitForEvent('download'), panelButton(b.page, 'toy-notalking', 'Download .safetensors').click()]);
     assert.equal(download.suggestedFilename(), 'toy-notalking-step200.safetensors');
     const folder = await mkdtemp(path.join(os.tmpdir(), 'tinyformer-download-'));
     cleanups.push(() => rm(folder, { recursive: true, force: true }));
