@@ -30,7 +30,7 @@ export const Msg = Object.freeze({
                                 //   keeping snapshots, snapshotSeconds: of it the snapshots', timeline)
   PAUSE: 'pause',               // {slot} -> {paused}; the TRAIN request then answers {state: 'paused'}
   STOP: 'stop',                 // {slot} -> {stopped}; the TRAIN request then answers {state: 'stopped'}
-  CHECKPOINT: 'checkpoint',     // {slot, timeline?} -> {bytes: Uint8Array, step}; timeline: the file carries the
+  CHECKPOINT: 'checkpoint',     // {slot, timeline?} -> {bytes: Uint8Array, step, readMs}; timeline: the file carries the
                                 //   slot's timeline (its snapshots under step_<N>/, docs/checkpoints.md)
   SNAPSHOT: 'snapshot',         // {slot, step} -> the weights [{name, shape, data}] of the timeline at step
   SET_TIMELINE: 'set-timeline', // {slot, snapshots: [{step, weights}]} -> the steps kept (a saved run's

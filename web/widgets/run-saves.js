@@ -53,11 +53,11 @@ export class RunSaves {
   // in memory goes on.
   async store() {
     const p = this.panel;
-    const began = (this.lastSave = performance.now());
+    this.lastSave = performance.now();
     await p.guard(async () => {
-      let bytes, step;
+      let bytes, step, readMs;
       try {
-        ({ bytes, step } = await p.ctx.client.request(Msg.CHECKPOINT, { slot: p.o.slot }));
+        ({ bytes, step, readMs } = await p.ctx.client.request(Msg.CHECKPOINT, { slot: p.o.slot }));
       } catch (error) {
         if (!REFUSALS.includes(error.kind)) throw error;
         this.poison = { step: p.stepsDone ?? 0, why: error.message };
@@ -69,6 +69,7 @@ export class RunSaves {
       const record = {
         bytes, step, losses: Float32Array.from(p.losses), log: [...p.log], state: p.state, savedAt: Date.now(), runId: this.runId,
       };
+      const written = performance.now();
       try {
         if (await this.timeline.roomFor(() => store.put('runs', p.o.slot, record))) {
           this.showTimelineNote('Storage was full: the saved timelines went to make room for this run.');
@@ -77,8 +78,10 @@ export class RunSaves {
         this.showNotSaved(p.ctx.storage.failed(`${p.o.name} at step ${step}`, error));
         return;
       }
+      // A save's own cost paces the autosaves: the checkpoint's reading and writing, not the wait for the
+      // worker's chunk of steps under way (nor the timeline's snapshots, which wait for it too).
+      this.saveMs = readMs + performance.now() - written;
       await this.saveTimeline();
-      this.saveMs = performance.now() - began;
       this.markSaved(step);
       p.node.querySelector('.not-saved')?.remove();
       p.ctx.storage.saved();

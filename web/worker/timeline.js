@@ -45,11 +45,14 @@ export async function setTimeline(s, timeline, loadModel, loadView) {
   return timelineSteps(s);
 }
 
-// The slot's checkpoint {bytes, step} (step: null for a model), carrying its timeline when `timeline` is set.
+// The slot's checkpoint {bytes, step, readMs} (step: null for a model; readMs: the time it took, not the
+// wait for its turn), carrying its timeline when `timeline` is set.
 export function checkpointOf(s, timeline) {
   return inTurn(s, async () => {
+    const began = performance.now();
     const bytes = await s.handle.readCheckpoint();
-    return { bytes: timeline ? tf.withTimeline(bytes, s.timeline) : bytes, step: s.isRun ? s.handle.stepsDone : null };
+    const file = timeline ? tf.withTimeline(bytes, s.timeline) : bytes;
+    return { bytes: file, step: s.isRun ? s.handle.stepsDone : null, readMs: performance.now() - began };
   });
 }
 
