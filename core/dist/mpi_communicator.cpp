@@ -22,16 +22,6 @@ namespace {
 
 constexpr size_t kMaxCount = INT_MAX;  // MPI counts are ints: longer buffers go in pieces
 
-// This rank's index among the ranks on its machine (its GPU).
-int local_rank() {
-  MPI_Comm local;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int r = 0;
-  MPI_Comm_rank(local, &r);
-  MPI_Comm_free(&local);
-  return r;
-}
-
 class MpiCommunicator : public Communicator {
  public:
   MpiCommunicator(Device device, double patience_s) {
@@ -44,7 +34,11 @@ class MpiCommunicator : public Communicator {
     if (device == Device::CPU) return;
     TF_CHECK(device == Device::CUDA, "ranks train on the CPU or on CUDA GPUs, not on ", device_name(device));
 #ifdef TF_WITH_NCCL
-    int here = local_rank();
+    MPI_Comm local;  // the ranks on this machine: this rank's index among them picks its GPU
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    int here = 0;
+    MPI_Comm_rank(local, &here);
+    MPI_Comm_free(&local);
     nccl_ = std::make_unique<NcclReducer>(rank_, size_, here, [this](std::string& b) { broadcast(b); });
 #else
     TF_CHECK(size_ == 1, "training on CUDA over several ranks needs NCCL, which this build left out");
@@ -61,7 +55,7 @@ class MpiCommunicator : public Communicator {
 
   // True when the host's ring has nothing to do: one rank, or device memory summed whole over NCCL (its
   // reduce-scatter is the whole sum on every rank).
-  bool summed_without_ring(float* data, size_t n, Device device) {
+  bool summed_without_ring([[maybe_unused]] float* data, [[maybe_unused]] size_t n, Device device) {
     if (size_ == 1 || device == Device::CPU) return size_ == 1;
 #ifdef TF_WITH_NCCL
     watch_->watch([&] { nccl_->sum(data, n); });
