@@ -1,4 +1,4 @@
-// The ranks of an MPI launch (mpirun, srun): sums of host memory by a ring of MPI_Sendrecv (ring_sum), of
+// The ranks of an MPI launch (mpirun, srun): sums of host memory by a ring of MPI_Sendrecv (ring_turn), of
 // CUDA memory with NCCL (dist/nccl_reducer.hpp) when the build has it. Only the main thread calls MPI
 // (MPI_THREAD_FUNNELED); a PeerWatch bounds every wait. Built when TF_MPI is on (core/dist/CMakeLists.txt).
 #include <mpi.h>

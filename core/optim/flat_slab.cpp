@@ -46,20 +46,21 @@ FlatSlab::FlatSlab(const NamedTensors& params, std::vector<int64_t> offsets, int
   }
 }
 
-Tensor FlatSlab::view(const Tensor& slab, size_t i) const {
+// The numbers of `slab` from `at` on, seen as a tensor of `shape` (no copy).
+Tensor FlatSlab::view_at(const Tensor& slab, int64_t at, const Shape& shape) {
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = slab.impl()->storage;
-  impl->offset = slab.impl()->offset + offsets_[i];
-  impl->shape = tensors_[i].shape();
+  impl->offset = slab.impl()->offset + at;
+  impl->shape = shape;
   return Tensor(impl);
 }
 
+Tensor FlatSlab::view(const Tensor& slab, size_t i) const {
+  return view_at(slab, offsets_[i], tensors_[i].shape());
+}
+
 Tensor FlatSlab::range(const Tensor& slab, int64_t begin, int64_t end) {
-  auto impl = std::make_shared<TensorImpl>();
-  impl->storage = slab.impl()->storage;
-  impl->offset = slab.impl()->offset + begin;
-  impl->shape = Shape{end - begin};
-  return Tensor(impl);
+  return view_at(slab, begin, Shape{end - begin});
 }
 
 bool FlatSlab::is_view(const Tensor& t, const Tensor& slab, size_t i) const {

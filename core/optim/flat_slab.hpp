@@ -39,6 +39,7 @@ class FlatSlab {
   bool is_view(const Tensor& t, const Tensor& slab, size_t i) const;
 
  private:
+  static Tensor view_at(const Tensor& slab, int64_t at, const Shape& shape);
   FlatSlab(const NamedTensors& params, std::vector<int64_t> offsets, int64_t numel);
   std::vector<Tensor> tensors_;   // the parameters
   std::vector<int64_t> offsets_;  // [param]: where each starts in every slab
