@@ -86,6 +86,7 @@ struct TokenRuns {
   Tensor clean_logits;  // [1, T, V]
   int64_t position;
   int32_t target;
+  float corrupted_p = 0;  // the target's probability in the corrupted run, nothing patched
 
   // position < 0: the last; target < 0: the word the clean run finds likeliest at the position.
   TokenRuns(const MyTransformer& n, const Ids& x_clean, const Ids& x_corrupted, int64_t t, int32_t w)
@@ -99,7 +100,8 @@ struct TokenRuns {
       std::vector<float> row = narrow(clean_logits, 1, position, 1).to_vector();
       target = static_cast<int32_t>(std::max_element(row.begin(), row.end()) - row.begin());
     }
-    net.run_blocks(net.embed_input(x_corrupted), recorder(corrupted));
+    corrupted_p = probability_at(
+        net.unembed(net.run_blocks(net.embed_input(x_corrupted), recorder(corrupted))), position, target);
   }
   // The target's probability with `p` patched, run from block `first` on (the blocks before it are the
   // corrupted run's: `p` must patch nothing there).
@@ -128,10 +130,11 @@ struct SorterRuns {
     clean_logits = net.decode(tgt_in, net.encode(x_clean), recorder(clean));
     corrupted_memory = net.encode(x_corrupted);
   }
+  // The answer's probability at each of its steps: one softmax (row by row) and one read for them all.
   std::vector<float> probabilities(const Tensor& logits) const {
-    std::vector<float> p;
-    for (size_t k = 0; k < answer.size(); ++k)
-      p.push_back(probability_at(logits, static_cast<int64_t>(k), answer[k]));
+    std::vector<float> all = softmax(logits).to_vector(), p;
+    const size_t V = static_cast<size_t>(logits.size(2));
+    for (size_t k = 0; k < answer.size(); ++k) p.push_back(all[k * V + static_cast<size_t>(answer[k])]);
     return p;
   }
   std::vector<float> probabilities(const PatchSet& p) const {
@@ -153,8 +156,7 @@ Figure token_patching(const MyTransformer& net, const Ids& clean, const Ids& cor
   NoGrad no_grad;
   TokenRuns runs(net, clean, corrupted, position, target);
   const int64_t L = static_cast<int64_t>(net.block_count()), H = net.config().heads, T = clean.shape[1];
-  std::vector<float> ends{probability_at(runs.clean_logits, runs.position, runs.target),
-                          runs.probability({})};
+  std::vector<float> ends{probability_at(runs.clean_logits, runs.position, runs.target), runs.corrupted_p};
   std::vector<float> heads, residuals;
   for (int64_t b = 0; b < L; ++b) {
     for (int64_t h = 0; h < H; ++h) heads.push_back(runs.probability({{{b, h}}, {}}, static_cast<size_t>(b)));
