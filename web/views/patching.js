@@ -7,7 +7,7 @@
 import { heatmap } from '../widgets/heatmap.js';
 import { readSetting, urlField, writeSetting } from '../page/url-state.js';
 import { el, button, field, fmt, grid } from '../widgets/ui.js';
-import { LOOKABLE_MODELS, SORTER, lookableModel } from '../page/model-slots.js';
+import { LOOKABLE_MODELS, SORTER, lookableModel, requireSorter } from '../page/model-slots.js';
 import { followTimeline, readSides, showsSides, sidesFigure, sidesText } from '../widgets/timeline-sides.js';
 
 const MODELS = [...LOOKABLE_MODELS, { slot: SORTER, name: 'the sorter' }];
@@ -72,8 +72,7 @@ export default {
       const pair = [clean.input.value, corrupted.input.value];
       let name = 'the sorter', read, figures;
       if (slot === SORTER) {
-        const info = ctx.models.get(SORTER);
-        if (!info || info.state === 'empty') throw new Error('train the sorter in D1 first (or upload one)');
+        requireSorter(ctx);
         [read, figures] = [(call) => call('sorterPatching', ...pair), (p) => el('div', {}, ...sorterFigures(p))];
       } else {
         ({ name } = lookableModel(ctx, slot));

@@ -26,7 +26,7 @@ const FIELDS = {
 
 // A field's bounds {min, max, minOpen, maxOpen}: the core's for its `bound` (an open end excludes itself),
 // raised to the field's own min; else the field's own (max 2^31).
-export function limitsOf(f, bounds) {
+function limitsOf(f, bounds) {
   const core = f.bound ? bounds[f.bound] : null;
   if (!core) return { min: f.min, max: f.max ?? 2 ** 31, minOpen: false, maxOpen: false };
   const raised = f.min !== undefined && f.min > core.min;

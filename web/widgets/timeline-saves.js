@@ -10,7 +10,7 @@ import { thin, snapshotsWithin, TIMELINE_BYTES, TIMELINE_MAX } from '../shared/t
 import { isQuotaError } from '../page/store.js';
 
 // The steps of `steps` a saved run keeps, with snapshots of `snapshotBytes` each, within `budget`.
-export const stepsToSave = (steps, snapshotBytes, budget = TIMELINE_BYTES) =>
+const stepsToSave = (steps, snapshotBytes, budget = TIMELINE_BYTES) =>
   thin(steps.map((step) => ({ step })), snapshotsWithin(budget, snapshotBytes, TIMELINE_MAX)).map((k) => k.step);
 
 export class TimelineSaves {

@@ -56,18 +56,22 @@ export function checkpointOf(s, timeline) {
   });
 }
 
+// The slot's snapshot at `step`, which its timeline must have.
+function snapshotOf(s, step) {
+  const snapshot = snapshotOf(s, step);
+  return snapshot;
+}
+
 // A copy of the snapshot at `step` (the slot keeps its own: the copy may be moved to the page).
 export function snapshotAt(s, step) {
-  const snapshot = s.timeline.find((k) => k.step === step);
-  if (!snapshot) throw new Error(`the timeline has no step ${step}: it keeps ${timelineSteps(s).join(', ') || 'none yet'}`);
+  const snapshot = snapshotOf(s, step);
   return snapshot.weights.map((w) => ({ ...w, data: w.data.slice() }));
 }
 
 // A CPU model with the weights the run had at `step` (a step of its timeline), made once per slot by
 // loadModel(bytes) from the run's checkpoint.
 export async function pastOf(s, step, loadModel, loadView) {
-  const snapshot = s.timeline.find((k) => k.step === step);
-  if (!snapshot) throw new Error(`the timeline has no step ${step}: it keeps ${timelineSteps(s).join(', ') || 'none yet'}`);
+  const snapshot = snapshotOf(s, step);
   if (s.pastStep === step && s.past) return s.past;
   const past = await pastModel(s, loadModel, loadView);
   past.setWeights(snapshot.weights);
