@@ -58,7 +58,8 @@ export function checkpointOf(s, timeline) {
 
 // The slot's snapshot at `step`, which its timeline must have.
 function snapshotOf(s, step) {
-  const snapshot = snapshotOf(s, step);
+  const snapshot = s.timeline.find((k) => k.step === step);
+  if (!snapshot) throw new Error(`the timeline has no step ${step}: it keeps ${timelineSteps(s).join(', ') || 'none yet'}`);
   return snapshot;
 }
 
